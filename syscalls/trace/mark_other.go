@@ -1,0 +1,9 @@
+//go:build !unix
+
+package trace
+
+// MarkStart does nothing on this OS: there is no tracer for it to signal.
+func MarkStart() {}
+
+// MarkStop does nothing on this OS: there is no tracer for it to signal.
+func MarkStop() {}
