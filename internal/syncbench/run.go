@@ -35,9 +35,9 @@ func (c Case) Name() string {
 // Round is one round of one case. Wall spans the measured samples of all its
 // threads, so throughput includes the loop's own overhead.
 type Round struct {
-	Samples int
-	Bytes   int64
-	Wall    int64 // ns
+	Samples            int
+	Bytes              int64
+	Wall               int64 // ns
 	Total, Write, Sync measure.Stats
 }
 
