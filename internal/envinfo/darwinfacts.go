@@ -8,42 +8,69 @@ import (
 // This file holds darwin logic that needs no darwin system calls, so that it
 // is tested on every OS.
 
-// darwinMountFlags names the statfs f_flags bits of <sys/mount.h>, in bit
-// order. The values are spelled out because x/sys defines them only on
-// darwin; env_darwin.go checks them against x/sys at compile time.
+// Darwin's statfs f_flags bits, from <sys/mount.h>. They are spelled out
+// because x/sys defines them only on darwin; env_darwin.go checks them
+// against x/sys at compile time.
+const (
+	darwinMntRdonly          = 0x00000001 // shown as "ro", and its absence as "rw"
+	darwinMntSynchronous     = 0x00000002
+	darwinMntNoexec          = 0x00000004
+	darwinMntNosuid          = 0x00000008
+	darwinMntNodev           = 0x00000010
+	darwinMntUnion           = 0x00000020
+	darwinMntAsync           = 0x00000040
+	darwinMntCprotect        = 0x00000080
+	darwinMntExported        = 0x00000100
+	darwinMntRemovable       = 0x00000200
+	darwinMntQuarantine      = 0x00000400
+	darwinMntLocal           = 0x00001000
+	darwinMntQuota           = 0x00002000
+	darwinMntRootfs          = 0x00004000
+	darwinMntDovolfs         = 0x00008000
+	darwinMntDontbrowse      = 0x00100000
+	darwinMntIgnoreOwnership = 0x00200000
+	darwinMntAutomounted     = 0x00400000
+	darwinMntJournaled       = 0x00800000
+	darwinMntNouserxattr     = 0x01000000
+	darwinMntDefwrite        = 0x02000000
+	darwinMntMultilabel      = 0x04000000
+	darwinMntNofollow        = 0x08000000
+	darwinMntNoatime         = 0x10000000
+	darwinMntSnapshot        = 0x40000000
+	darwinMntStrictatime     = 0x80000000
+)
+
+// darwinMountFlags names the flags other than MNT_RDONLY, in bit order.
 var darwinMountFlags = []struct {
 	bit  uint32
 	word string
 }{
-	{0x00000002, "synchronous"},
-	{0x00000004, "noexec"},
-	{0x00000008, "nosuid"},
-	{0x00000010, "nodev"},
-	{0x00000020, "union"},
-	{0x00000040, "asynchronous"},
-	{0x00000080, "content-protection"},
-	{0x00000100, "exported"},
-	{0x00000200, "removable"},
-	{0x00000400, "quarantine"},
-	{0x00001000, "local"},
-	{0x00002000, "quota"},
-	{0x00004000, "rootfs"},
-	{0x00008000, "dovolfs"},
-	{0x00100000, "nobrowse"},
-	{0x00200000, "noowners"},
-	{0x00400000, "automounted"},
-	{0x00800000, "journaled"},
-	{0x01000000, "nouserxattr"},
-	{0x02000000, "defwrite"},
-	{0x04000000, "multilabel"},
-	{0x08000000, "nofollow"},
-	{0x10000000, "noatime"},
-	{0x40000000, "snapshot"},
-	{0x80000000, "strictatime"},
+	{darwinMntSynchronous, "synchronous"},
+	{darwinMntNoexec, "noexec"},
+	{darwinMntNosuid, "nosuid"},
+	{darwinMntNodev, "nodev"},
+	{darwinMntUnion, "union"},
+	{darwinMntAsync, "asynchronous"},
+	{darwinMntCprotect, "content-protection"},
+	{darwinMntExported, "exported"},
+	{darwinMntRemovable, "removable"},
+	{darwinMntQuarantine, "quarantine"},
+	{darwinMntLocal, "local"},
+	{darwinMntQuota, "quota"},
+	{darwinMntRootfs, "rootfs"},
+	{darwinMntDovolfs, "dovolfs"},
+	{darwinMntDontbrowse, "nobrowse"},
+	{darwinMntIgnoreOwnership, "noowners"},
+	{darwinMntAutomounted, "automounted"},
+	{darwinMntJournaled, "journaled"},
+	{darwinMntNouserxattr, "nouserxattr"},
+	{darwinMntDefwrite, "defwrite"},
+	{darwinMntMultilabel, "multilabel"},
+	{darwinMntNofollow, "nofollow"},
+	{darwinMntNoatime, "noatime"},
+	{darwinMntSnapshot, "snapshot"},
+	{darwinMntStrictatime, "strictatime"},
 }
-
-// darwinMntRdonly is MNT_RDONLY, shown as "ro" (and its absence as "rw").
-const darwinMntRdonly = 0x00000001
 
 // darwinMountOptions turns darwin statfs flags into comma-separated option
 // words, "ro" or "rw" first; bits it does not know are shown in hex.

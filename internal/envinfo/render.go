@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Render writes e as a human-readable block: one labelled line per topic,
@@ -14,12 +15,12 @@ func (e Env) Render(w io.Writer) {
 	line := func(label, format string, args ...any) {
 		fmt.Fprintf(w, "%-15s %s\n", label, fmt.Sprintf(format, args...))
 	}
-	line("Environment", "%s at %s", e.ID, e.Time.Format("2006-01-02T15:04:05Z07:00"))
+	line("Environment", "%s at %s", e.ID, e.Time.Format(time.RFC3339))
 	line("OS", "%s %s (%s)", e.OS, orUnknown(kernelRelease(e.Kernel)), e.Arch)
 	if e.Kernel != "" {
 		line("Kernel", "%s", e.Kernel)
 	}
-	line("CPU", "%s × %d", orUnknown(e.CPU), e.CPUCount)
+	line("CPU", "%s, %d logical CPUs", orUnknown(e.CPU), e.CPUCount)
 	line("Go", "%s", e.GoVersion)
 	line("Host", "%s", orUnknown(e.Hostname))
 	line("Directory", "%s", e.Dir)

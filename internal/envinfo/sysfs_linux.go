@@ -34,10 +34,11 @@ func (b blockDevice) disk() string { return b.stack[len(b.stack)-1] }
 // device-mapper or md device to its only slave, and so on.
 func resolveBlockDevice(sys fs.FS, major, minor uint32) (blockDevice, error) {
 	name, partition, err := readUevent(sys, fmt.Sprintf("dev/block/%d:%d", major, minor))
+	if errors.Is(err, fs.ErrNotExist) && hasBlockDevices(sys) {
+		// Anonymous devices (tmpfs, overlay, NFS, FUSE) have no entry.
+		return blockDevice{}, fmt.Errorf("device %d:%d: %w", major, minor, ErrNoBlockDevice)
+	}
 	if err != nil {
-		if _, dirErr := fs.Stat(sys, "dev/block"); errors.Is(err, fs.ErrNotExist) && dirErr == nil {
-			return blockDevice{}, fmt.Errorf("device %d:%d: %w", major, minor, ErrNoBlockDevice)
-		}
 		return blockDevice{}, fmt.Errorf("device %d:%d in sysfs: %w", major, minor, err)
 	}
 	var b blockDevice
@@ -72,6 +73,13 @@ func resolveBlockDevice(sys fs.FS, major, minor uint32) (blockDevice, error) {
 			return blockDevice{}, fmt.Errorf("slave %s of %s: %w", slaves[0].Name(), b.disk(), err)
 		}
 	}
+}
+
+// hasBlockDevices reports whether sys lists block devices by number, so that
+// a number it lacks is known not to be a block device.
+func hasBlockDevices(sys fs.FS) bool {
+	_, err := fs.Stat(sys, "dev/block")
+	return err == nil
 }
 
 // readUevent reads a block device's uevent file in dir for its name and
