@@ -5,8 +5,8 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 )
 
 // Class names the role a file plays for a SQLite database (or for any
@@ -207,52 +207,54 @@ func (c *Counts) file(path string, class Class) *FileCounts {
 // classOrder is the order classes are printed in.
 var classOrder = []Class{ClassDB, ClassJournal, ClassWAL, ClassSHM, ClassDirectory, ClassOther}
 
-// WriteTable prints the counts as aligned text tables: the command and how
-// it ended, calls by name, calls by file class, and calls by path.
+// WriteTable prints the counts as text: the command and how it ended, then
+// three tables: calls by name, by file class, and by path.
 func (c *Counts) WriteTable(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "method: %s\ncommand: %s\nexit: %s\n", c.Method, strings.Join(c.Command, " "), c.Exit)
+	var b strings.Builder
+	fmt.Fprintf(&b, "method:  %s\ncommand: %s\nexit:    %s\n", c.Method, strings.Join(c.Command, " "), c.Exit)
 	switch {
 	case c.Windowed:
-		fmt.Fprintf(tw, "counted: inside the marked windows only\n")
+		fmt.Fprintf(&b, "counted: inside the marked windows only\n")
 	case c.Window:
-		fmt.Fprintf(tw, "counted: nothing (no window start mark was seen)\n")
+		fmt.Fprintf(&b, "counted: nothing (no window start mark was seen)\n")
 	}
 	for _, n := range c.Notes {
-		fmt.Fprintf(tw, "note: %s\n", n)
+		fmt.Fprintf(&b, "note:    %s\n", n)
 	}
 
-	fmt.Fprintf(tw, "\nsyscall\tcalls\t\n")
+	calls := table{right: []bool{true, false}}
+	calls.add("calls", "syscall")
 	for _, name := range sortedKeys(c.Syscalls) {
-		fmt.Fprintf(tw, "%s\t%d\t\n", name, c.Syscalls[name])
-	}
-	if c.WriteBytes > 0 {
-		fmt.Fprintf(tw, "(bytes written)\t%d\t\n", c.WriteBytes)
+		calls.add(strconv.FormatUint(c.Syscalls[name], 10), name)
 	}
 	for _, flag := range sortedKeys(c.OpenFlags) {
-		fmt.Fprintf(tw, "open with %s\t%d\t\n", flag, c.OpenFlags[flag])
+		calls.add(strconv.FormatUint(c.OpenFlags[flag], 10), "opens with "+flag)
 	}
+	if c.WriteBytes > 0 {
+		calls.add(strconv.FormatUint(c.WriteBytes, 10), "bytes written")
+	}
+	b.WriteString("\n")
+	calls.render(&b)
 
 	if len(c.ByFile) > 0 {
-		fmt.Fprintf(tw, "\nfile\tsyscall\tcalls\t\n")
+		files := table{right: []bool{false, true, false}}
+		files.add("file", "calls", "syscall")
 		for _, class := range classOrder {
 			byName := c.ByFile[class]
 			for _, name := range sortedKeys(byName) {
-				fmt.Fprintf(tw, "%s\t%s\t%d\t\n", class, name, byName[name])
+				files.add(string(class), strconv.FormatUint(byName[name], 10), name)
 			}
-			if b := c.WriteBytesByFile[class]; b > 0 {
-				fmt.Fprintf(tw, "%s\t(bytes written)\t%d\t\n", class, b)
+			if n := c.WriteBytesByFile[class]; n > 0 {
+				files.add(string(class), strconv.FormatUint(n, 10), "bytes written")
 			}
 		}
-	}
-	if err := tw.Flush(); err != nil {
-		return err
+		b.WriteString("\n")
+		files.render(&b)
 	}
 
 	if len(c.ByPath) > 0 {
-		// Paths are long and vary: left-align them in their own table.
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "\npath\tclass\tcalls\n")
+		paths := table{right: []bool{false, false, false}}
+		paths.add("path", "class", "calls")
 		for _, path := range sortedKeys(c.ByPath) {
 			f := c.ByPath[path]
 			var parts []string
@@ -260,13 +262,51 @@ func (c *Counts) WriteTable(w io.Writer) error {
 				parts = append(parts, fmt.Sprintf("%s %d", name, f.Calls[name]))
 			}
 			if f.WriteBytes > 0 {
-				parts = append(parts, fmt.Sprintf("(bytes written) %d", f.WriteBytes))
+				parts = append(parts, fmt.Sprintf("bytes written %d", f.WriteBytes))
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", path, f.Class, strings.Join(parts, ", "))
+			paths.add(path, string(f.Class), strings.Join(parts, ", "))
 		}
-		return tw.Flush()
+		b.WriteString("\n")
+		paths.render(&b)
 	}
-	return nil
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// table lays out rows of cells in columns two spaces apart, each column
+// aligned left or (for numbers) right.
+type table struct {
+	right []bool
+	rows  [][]string
+}
+
+func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) render(b *strings.Builder) {
+	width := make([]int, len(t.right))
+	for _, row := range t.rows {
+		for i, cell := range row {
+			width[i] = max(width[i], len(cell))
+		}
+	}
+	for _, row := range t.rows {
+		for i, cell := range row {
+			pad := strings.Repeat(" ", width[i]-len(cell))
+			last := i == len(row)-1
+			switch {
+			case t.right[i]:
+				b.WriteString(pad + cell)
+			case last:
+				b.WriteString(cell)
+			default:
+				b.WriteString(cell + pad)
+			}
+			if !last {
+				b.WriteString("  ")
+			}
+		}
+		b.WriteString("\n")
+	}
 }
 
 func sortedKeys[K ~string, V any](m map[K]V) []K {

@@ -1,0 +1,44 @@
+package trace
+
+import (
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestFcntlDarwinTable checks the plain-data table against x/sys; the names
+// it does not check (F_SETLKWTIMEOUT and others x/sys lacks) come from
+// <sys/fcntl.h>.
+func TestFcntlDarwinTable(t *testing.T) {
+	for cmd, name := range map[int]string{
+		unix.F_DUPFD: "F_DUPFD", unix.F_GETFD: "F_GETFD", unix.F_SETFD: "F_SETFD",
+		unix.F_GETFL: "F_GETFL", unix.F_SETFL: "F_SETFL", unix.F_GETOWN: "F_GETOWN",
+		unix.F_SETOWN: "F_SETOWN", unix.F_GETLK: "F_GETLK", unix.F_SETLK: "F_SETLK",
+		unix.F_SETLKW: "F_SETLKW", unix.F_SETLKWTIMEOUT: "F_SETLKWTIMEOUT",
+		unix.F_FLUSH_DATA: "F_FLUSH_DATA", unix.F_CHKCLEAN: "F_CHKCLEAN",
+		unix.F_PREALLOCATE: "F_PREALLOCATE", unix.F_SETSIZE: "F_SETSIZE",
+		unix.F_RDADVISE: "F_RDADVISE", unix.F_RDAHEAD: "F_RDAHEAD", unix.F_NOCACHE: "F_NOCACHE",
+		unix.F_LOG2PHYS: "F_LOG2PHYS", unix.F_GETPATH: "F_GETPATH",
+		unix.F_FULLFSYNC: "F_FULLFSYNC", unix.F_BARRIERFSYNC: "F_BARRIERFSYNC",
+		unix.F_PATHPKG_CHECK: "F_PATHPKG_CHECK", unix.F_FREEZE_FS: "F_FREEZE_FS",
+		unix.F_THAW_FS: "F_THAW_FS", unix.F_GLOBAL_NOCACHE: "F_GLOBAL_NOCACHE",
+		unix.F_ADDSIGS: "F_ADDSIGS", unix.F_ADDFILESIGS: "F_ADDFILESIGS", unix.F_NODIRECT: "F_NODIRECT",
+		unix.F_GETPROTECTIONCLASS: "F_GETPROTECTIONCLASS", unix.F_SETPROTECTIONCLASS: "F_SETPROTECTIONCLASS",
+		unix.F_LOG2PHYS_EXT: "F_LOG2PHYS_EXT", unix.F_GETLKPID: "F_GETLKPID",
+		unix.F_DUPFD_CLOEXEC: "F_DUPFD_CLOEXEC", unix.F_SETBACKINGSTORE: "F_SETBACKINGSTORE",
+		unix.F_GETPATH_MTMINFO: "F_GETPATH_MTMINFO", unix.F_GETCODEDIR: "F_GETCODEDIR",
+		unix.F_SETNOSIGPIPE: "F_SETNOSIGPIPE", unix.F_GETNOSIGPIPE: "F_GETNOSIGPIPE",
+		unix.F_TRANSCODEKEY: "F_TRANSCODEKEY", unix.F_SINGLE_WRITER: "F_SINGLE_WRITER",
+		unix.F_GETPROTECTIONLEVEL: "F_GETPROTECTIONLEVEL", unix.F_FINDSIGS: "F_FINDSIGS",
+		unix.F_ADDFILESIGS_FOR_DYLD_SIM: "F_ADDFILESIGS_FOR_DYLD_SIM",
+		unix.F_ADDFILESIGS_RETURN: "F_ADDFILESIGS_RETURN", unix.F_CHECK_LV: "F_CHECK_LV",
+		unix.F_PUNCHHOLE: "F_PUNCHHOLE", unix.F_TRIM_ACTIVE_FILE: "F_TRIM_ACTIVE_FILE",
+		unix.F_SPECULATIVE_READ: "F_SPECULATIVE_READ", unix.F_GETPATH_NOFIRMLINK: "F_GETPATH_NOFIRMLINK",
+		unix.F_ADDFILESIGS_INFO: "F_ADDFILESIGS_INFO", unix.F_ADDFILESUPPL: "F_ADDFILESUPPL",
+		unix.F_GETSIGSINFO: "F_GETSIGSINFO",
+	} {
+		if got := FcntlCommand("darwin", cmd); got != name {
+			t.Errorf("FcntlCommand(darwin, %d) = %s, want %s", cmd, got, name)
+		}
+	}
+}
