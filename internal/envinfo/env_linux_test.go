@@ -286,7 +286,7 @@ func TestDeviceFlushes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.WriteCache != writeBack {
+	if e.WriteCache != "write back" {
 		t.Skipf("device %q under %s has write cache %q: the kernel sends it no flushes", e.Device, dir, e.WriteCache)
 	}
 	f, err := os.Create(filepath.Join(dir, "f"))

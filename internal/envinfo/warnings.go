@@ -10,10 +10,9 @@ import (
 // nothing about a disk; a device the kernel believes to be write-through is
 // sent no flushes; in a virtual machine the host decides what a flush does.
 
-const (
-	writeBack    = "write back"
-	writeThrough = "write through"
-)
+// writeThrough is the sysfs write_cache value of a device the kernel sends
+// no flushes to ("write back" is the other).
+const writeThrough = "write through"
 
 // vmWarning is the warning for any virtual machine.
 const vmWarning = "this is a virtual machine: the host decides whether a flush reaches the media; " +
