@@ -1,0 +1,103 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// usageError is input the tool refuses: it exits with status 2, before any
+// file is touched.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// usageErrorf returns a usage error: refused input, exit status 2.
+func usageErrorf(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// asUsage marks err, if not nil, as refused input.
+func asUsage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return usageError{err}
+}
+
+func isUsageError(err error) bool {
+	var u usageError
+	return errors.As(err, &u)
+}
+
+// newFlags returns a flag set whose --help prints the synopsis, the flags and
+// the examples.
+func newFlags(name, synopsis, examples string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.Usage = func() {
+		w := os.Stdout
+		fmt.Fprintf(w, "Usage: durabench %s\n\n%s\n\nFlags:\n%s", name, strings.TrimSpace(synopsis), fs.FlagUsages())
+		if examples != "" {
+			fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(examples, "\n"))
+		}
+	}
+	return fs
+}
+
+// parseFlags parses args; a parse error is refused input (exit 2) and --help
+// returns pflag.ErrHelp after printing the help.
+func parseFlags(fs *pflag.FlagSet, args []string) error {
+	fs.SetOutput(devNull{})
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	return nil
+}
+
+// devNull discards pflag's own error printing: dispatch prints the error once.
+type devNull struct{}
+
+func (devNull) Write(p []byte) (int, error) { return len(p), nil }
+
+// checkNewOut refuses an --out directory that exists already: results are
+// never written over.
+func checkNewOut(out string) error {
+	if out == "" {
+		return nil
+	}
+	if _, err := os.Lstat(out); err == nil {
+		return usageErrorf("--out %s exists already: results are never overwritten; name a new directory", out)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return usageErrorf("--out %s: %v", out, err)
+	}
+	return nil
+}
+
+// parseInts parses a comma-separated list of whole numbers.
+func parseInts(csv string) ([]int, error) {
+	var out []int
+	for _, part := range strings.Split(csv, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		n, err := strconv.Atoi(part)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a whole number", part)
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no number in %q", csv)
+	}
+	return out, nil
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/durabench/durabench/internal/envinfo"
+	"github.com/durabench/durabench/internal/results"
+	"github.com/spf13/pflag"
+)
+
+// outputFlags are the flags every measuring subcommand shares: where to
+// measure, what to keep, and where and how to write the results.
+type outputFlags struct {
+	dir    string
+	out    string
+	format string
+	keep   bool
+}
+
+var formats = []string{"table", "csv", "jsonl", "bench"}
+
+func addOutputFlags(fs *pflag.FlagSet, o *outputFlags) {
+	fs.StringVar(&o.dir, "dir", "", "directory on the file system to measure; the run works in a new child of it (required)")
+	fs.StringVar(&o.out, "out", "", "new directory for results.csv, results.jsonl, results.bench.txt, env.json and report.txt; must not exist")
+	fs.StringVar(&o.format, "format", "table", "what to print: "+strings.Join(formats, ", "))
+	fs.BoolVar(&o.keep, "keep", false, "keep the run's files instead of removing them at the end")
+}
+
+// validate refuses bad output flags before anything is touched.
+func (o *outputFlags) validate() error {
+	ok := false
+	for _, f := range formats {
+		ok = ok || f == o.format
+	}
+	if !ok {
+		return usageErrorf("--format %q: use one of %s", o.format, strings.Join(formats, ", "))
+	}
+	return checkNewOut(o.out)
+}
+
+// sink is where a run's results go: the --out directory if given, and
+// standard output in the chosen format.
+type sink struct {
+	flags *outputFlags
+	env   envinfo.Env
+	out   *results.Out
+}
+
+// openSink creates the --out directory (which validate checked is new) and
+// records the environment in it.
+func openSink(o *outputFlags, env envinfo.Env) (*sink, error) {
+	s := &sink{flags: o, env: env}
+	if o.out == "" {
+		return s, nil
+	}
+	out, err := results.CreateOut(o.out)
+	if err != nil {
+		return nil, err
+	}
+	s.out = out
+	if err := out.WriteEnv(env); err != nil {
+		return nil, err
+	}
+	if err := out.WriteBenchConfig(env.BenchConfig()); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// emit writes recs to the --out files and prints them in the chosen format;
+// report writes the human-readable report used for "table" and report.txt.
+func (s *sink) emit(recs []results.Record, report func(io.Writer) error) error {
+	if s.out != nil {
+		if err := s.out.Write(recs); err != nil {
+			return err
+		}
+		if err := s.writeReport(report); err != nil {
+			return err
+		}
+	}
+	w := os.Stdout
+	switch s.flags.format {
+	case "csv":
+		return results.WriteCSV(w, recs)
+	case "jsonl":
+		return results.WriteJSONL(w, recs)
+	case "bench":
+		return results.WriteBench(w, s.env.BenchConfig(), recs)
+	}
+	s.env.Render(w)
+	fmt.Fprintln(w)
+	return report(w)
+}
+
+// writeReport saves the human-readable report next to the data files.
+func (s *sink) writeReport(report func(io.Writer) error) error {
+	path := s.out.Dir() + "/report.txt"
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	s.env.Render(f)
+	fmt.Fprintln(f)
+	if err := report(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// close finishes the --out directory and says where it is.
+func (s *sink) close() error {
+	if s.out == nil {
+		return nil
+	}
+	if err := s.out.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "durabench: results written to %s\n", s.out.Dir())
+	return nil
+}
+
+// progress prints a progress line on standard error.
+func progress(line string) { fmt.Fprintf(os.Stderr, "  %s\n", line) }

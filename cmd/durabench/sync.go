@@ -1,0 +1,144 @@
+package main
+
+import (
+	"io"
+	"strings"
+
+	"github.com/durabench/durabench/fixtures"
+	"github.com/durabench/durabench/internal/envinfo"
+	"github.com/durabench/durabench/internal/syncbench"
+	"github.com/durabench/durabench/internal/units"
+	"github.com/durabench/durabench/syscalls"
+)
+
+const syncSynopsis = `sync --dir DIR [flags]
+
+Times write + sync for every sync method this OS has, over file states
+(append to an empty file, write into fallocated space, overwrite an
+initialized file), write sizes, and thread counts. One sample is the whole
+commit (the writes of a batch and its sync), timed with the monotonic clock;
+write and sync are also timed apart to explain it. Files are prepared before
+the clock starts and read back after it stops; the run works in a new child
+directory of --dir and removes it at the end.
+
+The default output has the reference layout: rows workload × size, columns
+methods, medians; then p99, per-case means and throughput, and what each
+method calls and promises on this OS.`
+
+const syncExamples = `  # The reference table: every method, overwrite and append, 4K to 1M
+  durabench sync --dir /data --workloads overwrite,append --block-sizes 4K,64K,1M
+
+  # The Linux reference: file states, fsync vs fdatasync, 16K
+  durabench sync --dir /data --workloads append,fallocate,overwrite --block-sizes 16K \
+      --methods fsync,fdatasync --file-size 64M
+
+  # Methods round-robin on one file, as in the 2,000-round interleaved test
+  durabench sync --dir /data --order interleaved --methods none,fsync,fdatasync
+
+  # 1, 2 and 4 threads, each syncing its own file
+  durabench sync --dir /data --threads 1,2,4 --methods fdatasync --block-sizes 4K
+
+  # Does a sync finish on a 1 ms tick? (share within 100 µs of a whole ms)
+  durabench sync --dir /data --staircase --workloads overwrite --block-sizes 4K --iterations 3000
+
+  # Keep every figure: CSV, JSON Lines and Go benchmark format for benchstat
+  durabench sync --dir /data --out results/run1`
+
+// syncFlags are durabench sync's own flags, as given.
+type syncFlags struct {
+	workloads, blockSizes, methods, fileSize, order, threads, maxCaseBytes string
+	iterations, warmup, rounds, syncEvery                                 int
+	staircase                                                             bool
+}
+
+func runSync(args []string) error {
+	fs := newFlags("sync", syncSynopsis, syncExamples)
+	var o outputFlags
+	var f syncFlags
+	addOutputFlags(fs, &o)
+	fs.StringVar(&f.workloads, "workloads", "overwrite,append", "comma-separated: append, fallocate, overwrite")
+	fs.StringVar(&f.blockSizes, "block-sizes", "4K,64K,1M", "write sizes (4096, 4K, 4KiB, 1M, ...)")
+	fs.StringVar(&f.methods, "methods", strings.Join(syscalls.MethodNames(), ","), "sync methods to time (default: all this OS has)")
+	fs.IntVar(&f.iterations, "iterations", 2000, "measured writes per case and round")
+	fs.IntVar(&f.warmup, "warmup", 100, "unmeasured writes before them, in the same file")
+	fs.IntVar(&f.rounds, "rounds", 8, "rounds; every case runs once per round and percentiles pool all rounds")
+	fs.StringVar(&f.fileSize, "file-size", "64M", "size of fallocate and overwrite files; overwrite wraps within it, fallocate must hold all writes")
+	fs.StringVar(&f.maxCaseBytes, "max-case-bytes", "256M", "cap on the bytes one case measures per round (1M writes: 256 per round); 0 for no cap")
+	fs.IntVar(&f.syncEvery, "sync-every", 1, "writes per sync (group commit); a sample is the whole batch")
+	fs.StringVar(&f.order, "order", "sequential", "sequential (a file per method) or interleaved (methods round-robin on one file)")
+	fs.StringVar(&f.threads, "threads", "1", "thread counts, e.g. 1,2,4; each thread syncs its own file")
+	fs.BoolVar(&f.staircase, "staircase", false, "report the share of samples within 100 µs of a whole millisecond")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("unexpected arguments %q", fs.Args())
+	}
+	cfg, err := f.config()
+	if err != nil {
+		return err
+	}
+	if err := o.validate(); err != nil {
+		return err
+	}
+	if err := checkDir(o.dir); err != nil {
+		return err
+	}
+
+	env, err := envinfo.Collect(o.dir)
+	if err != nil {
+		return err
+	}
+	sink, err := openSink(&o, env)
+	if err != nil {
+		return err
+	}
+	run, err := fixtures.NewRun(o.dir, "sync", o.keep)
+	if err != nil {
+		return err
+	}
+	defer run.Close()
+	res, err := syncbench.Run(run, cfg, progress)
+	if err != nil {
+		return err
+	}
+	recs := syncbench.Records(res, env.ID)
+	if err := sink.emit(recs, func(w io.Writer) error { return syncbench.Report(w, cfg, res) }); err != nil {
+		return err
+	}
+	return sink.close()
+}
+
+// config turns the flags into a validated syncbench.Config; every error is
+// refused input.
+func (f syncFlags) config() (syncbench.Config, error) {
+	cfg := syncbench.Config{Iterations: f.iterations, Warmup: f.warmup, Rounds: f.rounds, SyncEvery: f.syncEvery, Staircase: f.staircase}
+	var err error
+	if cfg.Workloads, err = syncbench.ParseWorkloads(f.workloads); err != nil {
+		return cfg, asUsage(err)
+	}
+	if cfg.BlockSizes, err = units.ParseSizes(f.blockSizes); err != nil {
+		return cfg, usageErrorf("--block-sizes: %v", err)
+	}
+	if cfg.Methods, err = syscalls.ParseMethods(f.methods); err != nil {
+		return cfg, usageErrorf("--methods: %v", err)
+	}
+	if cfg.FileSize, err = units.ParseSize(f.fileSize); err != nil {
+		return cfg, usageErrorf("--file-size: %v", err)
+	}
+	if f.maxCaseBytes != "0" {
+		if cfg.MaxCaseBytes, err = units.ParseSize(f.maxCaseBytes); err != nil {
+			return cfg, usageErrorf("--max-case-bytes: %v", err)
+		}
+	}
+	if cfg.Order, err = syncbench.ParseOrder(f.order); err != nil {
+		return cfg, usageErrorf("--order: %v", err)
+	}
+	if cfg.Threads, err = parseInts(f.threads); err != nil {
+		return cfg, usageErrorf("--threads: %v", err)
+	}
+	return cfg, asUsage(cfg.Validate())
+}
+
+// checkDir refuses a --dir the run cannot work in.
+func checkDir(dir string) error { return asUsage(fixtures.CheckParent(dir)) }
