@@ -47,8 +47,8 @@ const syncExamples = `  # The reference table: every method, overwrite and appen
 // syncFlags are durabench sync's own flags, as given.
 type syncFlags struct {
 	workloads, blockSizes, methods, fileSize, order, threads, maxCaseBytes string
-	iterations, warmup, rounds, syncEvery                                 int
-	staircase                                                             bool
+	iterations, warmup, rounds, syncEvery                                  int
+	staircase                                                              bool
 }
 
 func runSync(args []string) error {
