@@ -106,6 +106,11 @@ type Config struct {
 	BlockSizes []int64
 	Methods    []syscalls.Method
 	Iterations int   // measured writes per case and round
+	// MaxCaseBytes, if positive, caps the measured writes of a case in a
+	// round at MaxCaseBytes / block size (whole batches, at least one), so
+	// that large writes do not take hours: the reference ran 250 rather
+	// than 1,000 writes for its 1 MiB rows.
+	MaxCaseBytes int64
 	Warmup     int   // unmeasured writes before them, in the same file
 	Rounds     int   // repetitions of every case; percentiles pool them
 	FileSize   int64 // size of fallocate and overwrite files
@@ -142,6 +147,8 @@ func (c Config) Validate() error {
 		return bad("--iterations %d is not a multiple of --sync-every %d: each sample is a whole batch", c.Iterations, c.SyncEvery)
 	case c.Warmup%c.SyncEvery != 0:
 		return bad("--warmup %d is not a multiple of --sync-every %d: each warm-up sample is a whole batch", c.Warmup, c.SyncEvery)
+	case c.MaxCaseBytes < 0:
+		return bad("--max-case-bytes %d: must be positive, or 0 for no cap", c.MaxCaseBytes)
 	case len(c.Threads) == 0:
 		return bad("no thread count")
 	}
@@ -167,7 +174,7 @@ func (c Config) Validate() error {
 			}
 			if need := c.capacityNeeded(bs); w == Fallocate && need > c.FileSize {
 				return bad("%s at %s needs %s for --warmup %d + --iterations %d%s, more than --file-size %s: a fallocated file never grows or wraps; raise --file-size to %s or write less",
-					w, units.FormatSize(bs), units.FormatSize(need), c.Warmup, c.Iterations, c.perFileNote(),
+					w, units.FormatSize(bs), units.FormatSize(need), c.Warmup, c.IterationsFor(bs), c.perFileNote(),
 					units.FormatSize(c.FileSize), units.FormatSize(need))
 			}
 		}
@@ -175,16 +182,27 @@ func (c Config) Validate() error {
 	return nil
 }
 
+// IterationsFor returns the measured writes per round of a case with
+// block size bs: Iterations, or fewer under MaxCaseBytes.
+func (c Config) IterationsFor(bs int64) int {
+	n := c.Iterations
+	if c.MaxCaseBytes > 0 && int64(n)*bs > c.MaxCaseBytes {
+		n = int(c.MaxCaseBytes / bs / int64(c.SyncEvery) * int64(c.SyncEvery))
+		n = max(n, c.SyncEvery)
+	}
+	return n
+}
+
 // writesPerFile is how many writes land in one file in one round.
-func (c Config) writesPerFile() int {
-	n := c.Warmup + c.Iterations
+func (c Config) writesPerFile(bs int64) int {
+	n := c.Warmup + c.IterationsFor(bs)
 	if c.Order == Interleaved {
 		n *= len(c.Methods)
 	}
 	return n
 }
 
-func (c Config) capacityNeeded(bs int64) int64 { return int64(c.writesPerFile()) * bs }
+func (c Config) capacityNeeded(bs int64) int64 { return int64(c.writesPerFile(bs)) * bs }
 
 func (c Config) perFileNote() string {
 	if c.Order == Interleaved {

@@ -140,7 +140,7 @@ type accumulator struct {
 
 func newAccumulator(c Case, cfg Config) *accumulator {
 	a := &accumulator{c: c}
-	per := cfg.Rounds * cfg.Iterations / cfg.SyncEvery
+	per := cfg.Rounds * cfg.IterationsFor(c.BlockSize) / cfg.SyncEvery
 	for range c.Threads {
 		a.samples = append(a.samples, measure.NewSamples(per))
 	}
@@ -271,7 +271,7 @@ func runThreadedRound(run *fixtures.Run, cfg Config, round int, a *accumulator) 
 		targets[i] = t
 	}
 	mark := a.marks()
-	every, warm, meas := cfg.SyncEvery, cfg.Warmup/cfg.SyncEvery, cfg.Iterations/cfg.SyncEvery
+	every, warm, meas := cfg.SyncEvery, cfg.Warmup/cfg.SyncEvery, cfg.IterationsFor(c.BlockSize)/cfg.SyncEvery
 
 	var sp span
 	if c.Threads == 1 {
@@ -346,7 +346,7 @@ func runInterleavedRound(run *fixtures.Run, cfg Config, round int, group []*accu
 		samples[i], marks[i] = a.samples[0], a.marks()
 	}
 	release := measure.Hold()
-	sp, err := runInterleaved(targets, cfg.SyncEvery, cfg.Warmup/cfg.SyncEvery, cfg.Iterations/cfg.SyncEvery, samples)
+	sp, err := runInterleaved(targets, cfg.SyncEvery, cfg.Warmup/cfg.SyncEvery, cfg.IterationsFor(group[0].c.BlockSize)/cfg.SyncEvery, samples)
 	release()
 	if err != nil {
 		return fmt.Errorf("syncbench: interleaved %s %s: %w", group[0].c.Workload, units.FormatSize(group[0].c.BlockSize), err)
