@@ -105,19 +105,19 @@ type Config struct {
 	Workloads  []Workload
 	BlockSizes []int64
 	Methods    []syscalls.Method
-	Iterations int   // measured writes per case and round
+	Iterations int // measured writes per case and round
 	// MaxCaseBytes, if positive, caps the measured writes of a case in a
 	// round at MaxCaseBytes / block size (whole batches, at least one), so
 	// that large writes do not take hours: the reference ran 250 rather
 	// than 1,000 writes for its 1 MiB rows.
 	MaxCaseBytes int64
-	Warmup     int   // unmeasured writes before them, in the same file
-	Rounds     int   // repetitions of every case; percentiles pool them
-	FileSize   int64 // size of fallocate and overwrite files
-	SyncEvery  int   // writes per sync; the batch is one sample
-	Order      Order
-	Threads    []int // thread counts; each thread syncs its own file
-	Staircase  bool  // add the 1 ms staircase analysis
+	Warmup       int   // unmeasured writes before them, in the same file
+	Rounds       int   // repetitions of every case; percentiles pool them
+	FileSize     int64 // size of fallocate and overwrite files
+	SyncEvery    int   // writes per sync; the batch is one sample
+	Order        Order
+	Threads      []int // thread counts; each thread syncs its own file
+	Staircase    bool  // add the 1 ms staircase analysis
 }
 
 // ErrConfig is wrapped by every error Validate returns.
