@@ -27,7 +27,7 @@ func Report(w io.Writer, cfg Config, res []Result) error {
 	}
 	order := ""
 	if cfg.Order == Interleaved {
-		order = ", methods interleaved round-robin on one file"
+		order = ", methods interleaved round-robin on one file (each method's ops/s counts only its own samples' time)"
 	}
 	fmt.Fprintf(w, "write + sync, %s%s; %d rounds × %s after %d warm-up; percentiles pooled over all rounds (nearest rank)\n\n",
 		batch, order, cfg.Rounds, writesPhrase(cfg), cfg.Warmup)

@@ -147,8 +147,9 @@ func newAccumulator(c Case, cfg Config) *accumulator {
 	return a
 }
 
-// addRound records the samples added since mark (one length per thread).
-func (a *accumulator) addRound(mark []int, sp span, cfg Config) {
+// addRound records the samples added since mark (one length per thread);
+// wall is the time they took together.
+func (a *accumulator) addRound(mark []int, wall int64, cfg Config) {
 	var total, write, sync []int64
 	for i, s := range a.samples {
 		total = append(total, s.Total[mark[i]:]...)
@@ -158,7 +159,7 @@ func (a *accumulator) addRound(mark []int, sp span, cfg Config) {
 	a.rounds = append(a.rounds, Round{
 		Samples: len(total),
 		Bytes:   int64(len(total)) * int64(cfg.SyncEvery) * a.c.BlockSize,
-		Wall:    sp.end - sp.start,
+		Wall:    wall,
 		Total:   measure.Summarize(total),
 		Write:   measure.Summarize(write),
 		Sync:    measure.Summarize(sync),
@@ -309,7 +310,7 @@ func runThreadedRound(run *fixtures.Run, cfg Config, round int, a *accumulator) 
 			sp.start, sp.end = min(sp.start, s.start), max(sp.end, s.end)
 		}
 	}
-	a.addRound(mark, sp, cfg)
+	a.addRound(mark, sp.end-sp.start, cfg)
 	for i, t := range targets {
 		n, size, err := verify(t.f.Name(), t.cur, specs[i])
 		if err != nil {
@@ -346,13 +347,19 @@ func runInterleavedRound(run *fixtures.Run, cfg Config, round int, group []*accu
 		samples[i], marks[i] = a.samples[0], a.marks()
 	}
 	release := measure.Hold()
-	sp, err := runInterleaved(targets, cfg.SyncEvery, cfg.Warmup/cfg.SyncEvery, cfg.IterationsFor(group[0].c.BlockSize)/cfg.SyncEvery, samples)
+	err := runInterleaved(targets, cfg.SyncEvery, cfg.Warmup/cfg.SyncEvery, cfg.IterationsFor(group[0].c.BlockSize)/cfg.SyncEvery, samples)
 	release()
 	if err != nil {
 		return fmt.Errorf("syncbench: interleaved %s %s: %w", group[0].c.Workload, units.FormatSize(group[0].c.BlockSize), err)
 	}
+	// The methods take turns, so the round's wall time is theirs together;
+	// each method's throughput counts only the time of its own samples.
 	for i, a := range group {
-		a.addRound(marks[i], sp, cfg)
+		var own int64
+		for _, ns := range samples[i].Total[marks[i][0]:] {
+			own += ns
+		}
+		a.addRound(marks[i], own, cfg)
 	}
 	n, size, err := verify(spec.path, cur, spec)
 	if err != nil {
