@@ -1,0 +1,31 @@
+//go:build linux
+
+package walbench
+
+import (
+	"errors"
+	"fmt"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/durabench/durabench/syscalls"
+)
+
+// dioAlignment asks the file system what direct I/O on f needs (statx
+// STATX_DIOALIGN, Linux 6.1+): the alignment of buffer addresses and of file
+// offsets and lengths. It returns zeros when the kernel does not say (older
+// kernels); a misaligned write then fails with EINVAL instead.
+func dioAlignment(f *syscalls.File) (mem, off int, err error) {
+	var st unix.Statx_t
+	err = unix.Statx(f.Fd, "", unix.AT_EMPTY_PATH, unix.STATX_DIOALIGN, &st)
+	if errors.Is(err, unix.ENOSYS) {
+		return 0, 0, nil
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("statx %s: %w", f.Name(), err)
+	}
+	if st.Mask&unix.STATX_DIOALIGN == 0 {
+		return 0, 0, nil
+	}
+	return int(st.Dio_mem_align), int(st.Dio_offset_align), nil
+}
