@@ -26,6 +26,7 @@ type command struct {
 var commands = []command{
 	{"sync", "time write + sync for every sync method, file state and size", runSync},
 	{"env", "print the environment a run records: OS, file system, device, cache, VM", runEnv},
+	{"trace", "run a command and count its sync, fcntl and write calls, by file", runTrace},
 }
 
 func main() {

@@ -211,7 +211,7 @@ var classOrder = []Class{ClassDB, ClassJournal, ClassWAL, ClassSHM, ClassDirecto
 // three tables: calls by name, by file class, and by path.
 func (c *Counts) WriteTable(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "method:  %s\ncommand: %s\nexit:    %s\n", c.Method, strings.Join(c.Command, " "), c.Exit)
+	fmt.Fprintf(&b, "method:  %s\ncommand: %s\nexit:    %s\n", c.Method, shellJoin(c.Command), c.Exit)
 	switch {
 	case c.Windowed:
 		fmt.Fprintf(&b, "counted: inside the marked windows only\n")
@@ -271,6 +271,27 @@ func (c *Counts) WriteTable(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// shellJoin joins args as a shell user would type them, quoting those that
+// need it.
+func shellJoin(args []string) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = a
+		if a == "" || strings.IndexFunc(a, needsQuote) >= 0 {
+			quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(quoted, " ")
+}
+
+func needsQuote(r rune) bool {
+	switch {
+	case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9':
+		return false
+	}
+	return !strings.ContainsRune("-_./:=,+@%", r)
 }
 
 // table lays out rows of cells in columns two spaces apart, each column

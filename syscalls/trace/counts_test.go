@@ -141,6 +141,14 @@ func TestCountsJSONRoundTrip(t *testing.T) {
 	}
 }
 
+func TestShellJoin(t *testing.T) {
+	got := shellJoin([]string{"sqlite3", "/tmp/x.db", "insert into t values('a');", ""})
+	want := `sqlite3 /tmp/x.db 'insert into t values('\''a'\'');' ''`
+	if got != want {
+		t.Errorf("shellJoin = %s, want %s", got, want)
+	}
+}
+
 func TestExitStatusString(t *testing.T) {
 	for _, tc := range []struct {
 		e    ExitStatus

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+
+	"github.com/durabench/durabench/syscalls/interpose"
+	"github.com/durabench/durabench/syscalls/trace"
+)
+
+const traceSynopsis = `trace [--method ptrace|interpose] [--json] [--window] [--db PATH] -- CMD [ARGS...]
+
+Runs CMD and counts the system calls that decide durability: fsync,
+fdatasync, sync_file_range, msync, syncfs, sync, fcntl by command
+(F_SETLK, F_FULLFSYNC, F_BARRIERFSYNC, ...), writes (calls and bytes),
+ftruncate, fallocate, io_uring set-ups, and opens with O_DSYNC, O_SYNC or
+O_DIRECT. Each call on a descriptor is attributed to its file, and the file
+to its role: db, journal (-journal), wal (-wal), shm (-shm), directory, or
+other. Every thread and child process of CMD is followed.
+
+Methods:
+  ptrace     (Linux, the default) sees every system call, pure Go included.
+  interpose  a library inserted with LD_PRELOAD (DYLD_INSERT_LIBRARIES on
+             macOS, the default there), compiled on first use with $CC or cc;
+             sees calls made through libc only.
+
+A traced run is slow (the program stops at every call): it gives counts,
+never timings. The counts are printed after CMD ends, however it ends; CMD's
+own exit status is part of the report. With --json, CMD's standard output
+goes to standard error so that standard output holds only the JSON.`
+
+const traceExamples = `  # What does the sqlite3 shell call for one commit?
+  durabench trace -- sqlite3 /tmp/x.db "create table t(x); insert into t values(1);"
+
+  # The same, with the files named by role for this database
+  durabench trace --db /tmp/x.db -- sqlite3 /tmp/x.db "insert into t values(2);"
+
+  # Python's os.fsync, counted by the interposer
+  durabench trace --method interpose -- python3 -c 'import os; fd = os.open("/tmp/f", os.O_WRONLY | os.O_CREAT); os.fsync(fd)'
+
+  # Only between the program's marks (trace.MarkStart / trace.MarkStop in Go)
+  durabench trace --window --json -- ./mybench > counts.json`
+
+func runTrace(args []string) error {
+	fs := newFlags("trace", traceSynopsis, traceExamples)
+	defaultMethod := "ptrace"
+	if runtime.GOOS == "darwin" {
+		defaultMethod = "interpose"
+	}
+	method := fs.String("method", defaultMethod, "ptrace (Linux) or interpose (Linux, macOS)")
+	asJSON := fs.Bool("json", false, "print the counts as JSON")
+	window := fs.Bool("window", false, "count only between the program's window marks")
+	db := fs.String("db", "", "the database file: it and its -journal, -wal and -shm are classified by name (default: by suffix)")
+	fs.SetInterspersed(false) // flags after CMD are CMD's
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usageErrorf("no command to trace: give it after --, e.g. durabench trace -- sqlite3 x.db .tables")
+	}
+	switch *method {
+	case "ptrace":
+		if runtime.GOOS != "linux" {
+			return usageErrorf("--method ptrace is Linux-only; on %s use --method interpose", runtime.GOOS)
+		}
+	case "interpose":
+	default:
+		return usageErrorf("--method %q: want ptrace or interpose", *method)
+	}
+	classify := trace.ClassifyPath
+	if *db != "" {
+		path, err := canonical(*db)
+		if err != nil {
+			return usageErrorf("--db %s: %v", *db, err)
+		}
+		classify = trace.SQLiteClassifier(path)
+	}
+
+	cmd := exec.Command(fs.Arg(0), fs.Args()[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if *asJSON {
+		cmd.Stdout = os.Stderr
+	}
+	var counts *trace.Counts
+	var err error
+	if *method == "ptrace" {
+		counts, err = trace.Run(cmd, trace.Options{Window: *window, Classify: classify})
+	} else {
+		counts, err = interpose.Run(cmd, interpose.Options{Window: *window, Classify: classify})
+	}
+	if err != nil {
+		return err
+	}
+
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(counts)
+	}
+	fmt.Fprintln(os.Stdout)
+	return counts.WriteTable(os.Stdout)
+}
+
+// canonical returns path as the kernel reports open files: absolute, with
+// the symbolic links of its directory resolved (the file itself need not
+// exist yet).
+func canonical(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, filepath.Base(abs)), nil
+}
