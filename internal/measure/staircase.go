@@ -5,8 +5,11 @@ package measure
 // flushes on a 1 ms tick.
 //
 // Invariants:
-//   - A sample x is "on the staircase" when its distance to the nearest
-//     multiple of 1 ms (0 included) is at most the tolerance.
+//   - Only samples of at least half a millisecond are considered: a faster
+//     one is nearest to 0 ms, which is no step, and counting it as "near a
+//     whole millisecond" would make any fast sync look like a staircase.
+//   - A considered sample x is "on the staircase" when its distance to the
+//     nearest multiple of 1 ms is at most the tolerance.
 //   - Chance is the share a spread without any tick would give, computed from
 //     the same samples (see chance), so Share and Chance are comparable.
 //   - A tolerance of half a millisecond or more covers every value: Share and
@@ -19,15 +22,20 @@ const DefaultTolerance int64 = 100_000
 // millisecond is the tick the staircase looks for, in nanoseconds.
 const millisecond int64 = 1_000_000
 
-// Staircase is the result of the staircase analysis: the Share of N samples
-// within ±Tolerance ns of a whole millisecond, and the Chance share that a
-// spread of the same width without a tick would give.
+// Staircase is the result of the staircase analysis: of N samples, the
+// Considered ones (at least half a millisecond), the Share within ±Tolerance
+// ns of a whole millisecond, and the Chance share that a spread of the same
+// width without a tick would give. With nothing considered, both are 0.
 type Staircase struct {
-	N         int
-	Tolerance int64
-	Share     float64
-	Chance    float64
+	N          int
+	Considered int
+	Tolerance  int64
+	Share      float64
+	Chance     float64
 }
+
+// minConsidered is the shortest sample the analysis considers.
+const minConsidered = millisecond / 2
 
 // StaircaseOf analyses ns (not modified) with the given tolerance in
 // nanoseconds; a tolerance <= 0 means DefaultTolerance.
@@ -39,25 +47,30 @@ type Staircase struct {
 // number of milliseconds, and its limit for wide spreads. If the spread is
 // narrower, Chance is the fraction of [lo, hi] within the tolerance of a whole
 // millisecond (for lo == hi: 1 if that value is, else 0). The two agree at
-// exactly 1 ms, so the rule has no jump. Samples well under a millisecond are
-// all "near" 0 ms, and Chance is then 1 as well: no evidence of a tick.
+// exactly 1 ms, so the rule has no jump. Samples under half a millisecond
+// are left out (see the invariants).
 func StaircaseOf(ns []int64, tolerance int64) Staircase {
 	if tolerance <= 0 {
 		tolerance = DefaultTolerance
 	}
 	sc := Staircase{N: len(ns), Tolerance: tolerance}
-	if len(ns) == 0 {
-		return sc
-	}
+	var considered []int64
 	near := 0
 	for _, x := range ns {
+		if x < minConsidered {
+			continue
+		}
+		considered = append(considered, x)
 		if distanceToMs(x) <= tolerance {
 			near++
 		}
 	}
-	sc.Share = float64(near) / float64(len(ns))
-
-	sorted := sortedCopy(ns)
+	sc.Considered = len(considered)
+	if sc.Considered == 0 {
+		return sc
+	}
+	sc.Share = float64(near) / float64(sc.Considered)
+	sorted := sortedCopy(considered)
 	sc.Chance = chance(NearestRank(sorted, 1), NearestRank(sorted, 99), tolerance)
 	return sc
 }

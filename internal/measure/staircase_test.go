@@ -9,7 +9,7 @@ const ms = millisecond
 
 func TestStaircaseOnWholeMilliseconds(t *testing.T) {
 	sc := StaircaseOf([]int64{1 * ms, 2 * ms, 5 * ms, 10 * ms, 3 * ms}, DefaultTolerance)
-	want := Staircase{N: 5, Tolerance: DefaultTolerance, Share: 1, Chance: 0.2}
+	want := Staircase{N: 5, Considered: 5, Tolerance: DefaultTolerance, Share: 1, Chance: 0.2}
 	if sc != want {
 		t.Fatalf("StaircaseOf = %+v, want %+v", sc, want)
 	}
@@ -35,7 +35,10 @@ func TestStaircaseOnEvenSpreadMatchesChance(t *testing.T) {
 	}
 	// Each of the span/ms+1 bands (whole or cut at the ends) holds within one
 	// point of its width/step, so the share is off by at most that many points.
-	bound := float64(span/ms+1) / float64(len(ns))
+	if want := len(ns) - int(ms/2/step) - 1; sc.Considered != want {
+		t.Fatalf("Considered = %d, want %d (the samples from 0.5 ms on)", sc.Considered, want)
+	}
+	bound := float64(span/ms+1) / float64(sc.Considered)
 	if d := math.Abs(sc.Share - 0.2); d > bound {
 		t.Fatalf("Share = %v, off 0.2 by %v, more than the grid allows (%v)", sc.Share, d, bound)
 	}
@@ -58,10 +61,16 @@ func TestStaircaseNarrowSpread(t *testing.T) {
 	}
 }
 
-func TestStaircaseFarBelowOneMillisecondIsNoEvidence(t *testing.T) {
+func TestStaircaseLeavesOutSamplesUnderHalfAMillisecond(t *testing.T) {
 	sc := StaircaseOf(seq(1_000, 50_000), DefaultTolerance)
-	if sc.Share != 1 || sc.Chance != 1 {
-		t.Fatalf("StaircaseOf(1..50 µs) = %+v, want Share 1 and Chance 1", sc)
+	if sc.N != 49_001 || sc.Considered != 0 || sc.Share != 0 || sc.Chance != 0 {
+		t.Fatalf("StaircaseOf(1..50 µs) = %+v, want nothing considered", sc)
+	}
+	// Fast samples near 0 ms must not count as on the staircase: only the
+	// two 2 ms samples are considered, and both are on it.
+	sc = StaircaseOf([]int64{40_000, 60_000, 2 * ms, 2 * ms}, DefaultTolerance)
+	if sc.Considered != 2 || sc.Share != 1 {
+		t.Fatalf("StaircaseOf = %+v, want 2 considered, share 1", sc)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/durabench/durabench/internal/measure"
 	"github.com/durabench/durabench/internal/results"
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/syscalls"
@@ -31,33 +32,12 @@ func Report(w io.Writer, cfg Config, res []Result) error {
 	}
 	fmt.Fprintf(w, "write + sync, %s%s; %d rounds × %s after %d warm-up; percentiles pooled over all rounds (nearest rank)\n\n",
 		batch, order, cfg.Rounds, writesPhrase(cfg), cfg.Warmup)
-	for _, threads := range cfg.Threads {
-		suffix := ""
-		if len(cfg.Threads) > 1 || threads > 1 {
-			suffix = fmt.Sprintf(", %d threads each syncing its own file", threads)
+	if len(cfg.Threads) > 1 {
+		if err := threadTable(w, res); err != nil {
+			return err
 		}
-		for _, q := range []struct {
-			title string
-			pick  func(Result) int64
-		}{
-			{"Median (p50)", func(r Result) int64 { return r.Total.P50 }},
-			{"p99", func(r Result) int64 { return r.Total.P99 }},
-		} {
-			t := matrix(cfg, res, threads, func(r Result) string { return results.FormatDuration(q.pick(r)) })
-			t.Title = q.title + " write + sync" + suffix
-			if err := t.Render(w); err != nil {
-				return err
-			}
-			fmt.Fprintln(w)
-		}
-		if threads > 1 {
-			t := matrix(cfg, res, threads, func(r Result) string { return results.FormatRate(r.OpsPerSec()) })
-			t.Title = "Total syncs per second" + suffix
-			if err := t.Render(w); err != nil {
-				return err
-			}
-			fmt.Fprintln(w)
-		}
+	} else if err := matrices(w, cfg, res, cfg.Threads[0]); err != nil {
+		return err
 	}
 	if err := detail(w, res); err != nil {
 		return err
@@ -90,6 +70,52 @@ func writesPhrase(cfg Config) string {
 		s += " (" + strings.Join(capped, ", ") + ", capped by --max-case-bytes)"
 	}
 	return s
+}
+
+// matrices prints the reference's tables, medians and p99, for one thread
+// count.
+func matrices(w io.Writer, cfg Config, res []Result, threads int) error {
+	suffix := ""
+	if threads > 1 {
+		suffix = fmt.Sprintf(", %d threads each syncing its own file", threads)
+	}
+	for _, q := range []struct {
+		title string
+		pick  func(Result) int64
+	}{
+		{"Median (p50) write + sync", func(r Result) int64 { return r.Total.P50 }},
+		{"p99 write + sync", func(r Result) int64 { return r.Total.P99 }},
+	} {
+		t := matrix(cfg, res, threads, func(r Result) string { return results.FormatDuration(q.pick(r)) })
+		t.Title = q.title + suffix
+		if err := t.Render(w); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+// threadTable compares thread counts, each thread syncing its own file: the
+// total rate, each sync's median and p99, and the rate against one thread.
+func threadTable(w io.Writer, res []Result) error {
+	t := results.NewTable("workload", "size", "method", "threads", "total syncs/s", "× 1 thread", "p50 per sync", "p99 per sync")
+	t.Title = "Threads, each syncing its own file"
+	for _, r := range res {
+		scale := ""
+		for _, one := range res {
+			if one.Threads == 1 && one.Workload == r.Workload && one.BlockSize == r.BlockSize && one.Method == r.Method && one.OpsPerSec() > 0 {
+				scale = strconv.FormatFloat(r.OpsPerSec()/one.OpsPerSec(), 'f', 2, 64)
+			}
+		}
+		t.AddRow(r.Workload.String(), units.FormatSize(r.BlockSize), r.Method.String(), strconv.Itoa(r.Threads),
+			results.FormatRate(r.OpsPerSec()), scale, results.FormatDuration(r.Total.P50), results.FormatDuration(r.Total.P99))
+	}
+	if err := t.Render(w); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	return nil
 }
 
 // matrix lays out one figure per case: rows workload × size, columns methods.
@@ -146,12 +172,16 @@ func methods(w io.Writer, ms []syscalls.Method) {
 // staircase reports, per case, the share of samples within 100 µs of a
 // whole millisecond against what chance gives.
 func staircase(w io.Writer, res []Result) error {
-	t := results.NewTable("workload", "size", "method", "threads", "samples", "p50", "within ±100 µs of a whole ms", "by chance", "reading")
-	t.Title = "Staircase: do syncs complete on a 1 ms tick?"
+	t := results.NewTable("workload", "size", "method", "threads", "samples", "≥ 0.5 ms", "p50", "within ±100 µs of a whole ms", "by chance", "reading")
+	t.Title = "Staircase: do syncs complete on a 1 ms tick? (only samples of 0.5 ms and more can sit on a step)"
 	for _, r := range res {
 		s := r.Staircase
+		share, chance := percent(s.Share), percent(s.Chance)
+		if s.Considered == 0 {
+			share, chance = "-", "-"
+		}
 		t.AddRow(r.Workload.String(), units.FormatSize(r.BlockSize), r.Method.String(), strconv.Itoa(r.Threads),
-			strconv.Itoa(s.N), results.FormatDuration(r.Total.P50), percent(s.Share), percent(s.Chance), staircaseReading(s.Share, s.Chance))
+			strconv.Itoa(s.N), strconv.Itoa(s.Considered), results.FormatDuration(r.Total.P50), share, chance, staircaseReading(s))
 	}
 	return t.Render(w)
 }
@@ -159,11 +189,12 @@ func staircase(w io.Writer, res []Result) error {
 func percent(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) + " %" }
 
 // staircaseReading puts the share into words: a tick shows as a share far
-// above chance; samples all under a millisecond cannot show one.
-func staircaseReading(share, chance float64) string {
+// above chance; samples mostly under half a millisecond cannot show one.
+func staircaseReading(s measure.Staircase) string {
+	share, chance := s.Share, s.Chance
 	switch {
-	case chance >= 0.99:
-		return "too fast to tell (all near 0 ms)"
+	case s.Considered < s.N/10:
+		return "too fast to tell (under 0.5 ms)"
 	case share >= 0.5 && share >= 2*chance:
 		return "1 ms tick"
 	case share > chance+0.1:
