@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -40,6 +41,8 @@ func TestMain(m *testing.M) {
 //	sync-threads PATH N   N os.File.Syncs spread over goroutines on several threads
 //	window PATH A B C D   A syncs, MarkStart, B syncs, MarkStop, C syncs, MarkStart, D syncs
 //	kill PATH N           N syncs, then SIGKILL to itself
+//	exec PATH N M         N syncs, then execve from a thread other than the
+//	                      leader, into "sync PATH M"
 func child(mode string, args []string) error {
 	f, err := os.OpenFile(args[0], os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -100,6 +103,31 @@ func child(mode string, args []string) error {
 			return err
 		}
 		return unix.Kill(os.Getpid(), unix.SIGKILL)
+	case "exec":
+		if err := syncs(n[0]); err != nil {
+			return err
+		}
+		// With the main goroutine holding the main thread, the goroutine
+		// below runs on another one: the kernel then gives the exec'ing
+		// thread the leader's id, which the tracer must follow.
+		runtime.LockOSThread()
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		var env []string
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, childEnv+"=") {
+				env = append(env, kv)
+			}
+		}
+		env = append(env, childEnv+"=sync")
+		errc := make(chan error)
+		go func() {
+			runtime.LockOSThread()
+			errc <- syscall.Exec(exe, []string{exe, args[0], args[2]}, env)
+		}()
+		return <-errc
 	}
 	return fmt.Errorf("unknown mode %q", mode)
 }
@@ -373,6 +401,37 @@ ctypes.string_at(0)
 	}
 	if c.ByPath[path] == nil || c.ByPath[path].Calls["fsync"] != 3 || c.Exit.Signal != "SIGSEGV" {
 		t.Errorf("ByPath %v, exit %v; want 3 fsyncs on %s and killed by SIGSEGV", c.ByPath, c.Exit, path)
+	}
+}
+
+func TestExecFromThread(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data")
+	c, err := Run(selfCommand(t, "exec", path, "3", "4"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Syscalls["fsync"] != 3+4 || c.Exit != (ExitStatus{}) {
+		t.Errorf("fsyncs %d, exit %v; want 7 and exit status 0", c.Syscalls["fsync"], c.Exit)
+	}
+}
+
+// TestStopSignal checks that a program stopping itself is restarted rather
+// than left stopped for ever (the tracer cannot keep a group-stop without
+// PTRACE_SEIZE).
+func TestStopSignal(t *testing.T) {
+	need(t, "python3")
+	path := filepath.Join(t.TempDir(), "data")
+	script := fmt.Sprintf(`import os, signal
+fd = os.open(%q, os.O_WRONLY | os.O_CREAT, 0o644)
+os.kill(os.getpid(), signal.SIGSTOP)
+os.fsync(fd)
+`, path)
+	c, err := Run(exec.Command("python3", "-c", script), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ByPath[path] == nil || c.ByPath[path].Calls["fsync"] != 1 || c.Exit != (ExitStatus{}) {
+		t.Errorf("ByPath %v, exit %v; want one fsync on %s and exit status 0", c.ByPath, c.Exit, path)
 	}
 }
 
