@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 
@@ -29,8 +30,8 @@ Methods:
              sees calls made through libc only.
 
 A traced run is slow (the program stops at every call): it gives counts,
-never timings. The counts are printed after CMD ends, however it ends; CMD's
-own exit status is part of the report. With --json, CMD's standard output
+never timings. The counts are printed after CMD ends, however it ends (a
+crash, a kill, Ctrl-C); CMD's own exit status is part of the report. With --json, CMD's standard output
 goes to standard error so that standard output holds only the JSON.`
 
 const traceExamples = `  # What does the sqlite3 shell call for one commit?
@@ -85,6 +86,12 @@ func runTrace(args []string) error {
 	if *asJSON {
 		cmd.Stdout = os.Stderr
 	}
+	// Ctrl-C reaches CMD, in the same process group; durabench outlives
+	// it to report what it did until then.
+	interrupted := make(chan os.Signal, 1)
+	signal.Notify(interrupted, os.Interrupt)
+	defer signal.Stop(interrupted)
+
 	var counts *trace.Counts
 	var err error
 	if *method == "ptrace" {

@@ -9,11 +9,16 @@ import (
 	"github.com/durabench/durabench/syscalls/trace"
 )
 
-// Options adjust an interposed run; on this OS there is none.
+// Options adjust an interposed run; on this OS there is none. The fields
+// are those of Linux and macOS, so that callers build everywhere.
 type Options struct {
-	Window   bool
+	// Window limits counting to the windows the program marks.
+	Window bool
+	// Classify puts each file in a class; nil means trace.ClassifyPath.
 	Classify trace.Classifier
-	CC       string
+	// CC is the C compiler command; empty means $CC, or cc.
+	CC string
+	// CacheDir holds built libraries.
 	CacheDir string
 }
 

@@ -122,9 +122,12 @@ type Counts struct {
 
 // FileCounts is one file's share of Counts.
 type FileCounts struct {
-	Class      Class             `json:"class"`
-	Calls      map[string]uint64 `json:"calls"`
-	WriteBytes uint64            `json:"write_bytes"`
+	// Class is the file's role, from the run's Classifier.
+	Class Class `json:"class"`
+	// Calls counts the calls on the file by name, as Counts.ByFile does.
+	Calls map[string]uint64 `json:"calls"`
+	// WriteBytes is the number of bytes written to the file.
+	WriteBytes uint64 `json:"write_bytes"`
 }
 
 // ExitStatus is how a traced command ended.
