@@ -435,6 +435,23 @@ os.fsync(fd)
 	}
 }
 
+// TestCapturedOutput checks that exec.Cmd's own plumbing still works when
+// Run reaps the command: output copied through a pipe arrives whole.
+func TestCapturedOutput(t *testing.T) {
+	need(t, "sh")
+	var out strings.Builder
+	cmd := exec.Command("sh", "-c", "echo hello; echo world >&2; exit 5")
+	cmd.Stdout, cmd.Stderr = &out, &out
+	c, err := Run(cmd, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "hello\nworld\n" || c.Exit.Code != 5 || c.Syscalls["write"] != 2 || c.WriteBytes != 12 {
+		t.Errorf("output %q, exit %v, writes %d of %d bytes; want hello, world, exit status 5, 2 writes of 12 bytes",
+			out.String(), c.Exit, c.Syscalls["write"], c.WriteBytes)
+	}
+}
+
 func TestMissingProgram(t *testing.T) {
 	_, err := Run(exec.Command("nosuch"), Options{})
 	const want = `trace: run "nosuch": executable file not found in $PATH`
