@@ -245,7 +245,7 @@ func TestInterruptRemovesRun(t *testing.T) {
 
 func TestUnknownCommandAndHelp(t *testing.T) {
 	_, stderr, code := durabench(t, "snyc")
-	if code != 2 || !strings.Contains(stderr, `unknown command "snyc"; commands: sync`) {
+	if code != 2 || !strings.Contains(stderr, `unknown command "snyc"; commands: suite, sync`) {
 		t.Errorf("unknown command: exit %d, %q", code, stderr)
 	}
 	for _, c := range commands {

@@ -109,5 +109,5 @@ func quickSync(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Wr
 	if err != nil {
 		return nil, nil, err
 	}
-	return syncbench.Records(res, env.ID), func(w io.Writer) error { return syncbench.Report(w, cfg, res) }, nil
+	return syncbench.Records(res, nil, env.ID), func(w io.Writer) error { return syncbench.Report(w, cfg, res, nil) }, nil
 }

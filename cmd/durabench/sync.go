@@ -41,6 +41,9 @@ const syncExamples = `  # The reference table: every method, overwrite and appen
   # Does a sync finish on a 1 ms tick? (share within 100 µs of a whole ms)
   durabench sync --dir /data --staircase --workloads overwrite --block-sizes 4K --iterations 3000
 
+  # What reaches the kernel and the disk per write (a separate traced pass)
+  durabench sync --dir /data --count-syscalls --methods none,fdatasync,sync_file_range --block-sizes 4K
+
   # Keep every figure: CSV, JSON Lines and Go benchmark format for benchstat
   durabench sync --dir /data --out results/run1`
 
@@ -48,7 +51,7 @@ const syncExamples = `  # The reference table: every method, overwrite and appen
 type syncFlags struct {
 	workloads, blockSizes, methods, fileSize, order, threads, maxCaseBytes string
 	iterations, warmup, rounds, syncEvery                                  int
-	staircase                                                              bool
+	staircase, countSyscalls                                               bool
 }
 
 func runSync(args []string) error {
@@ -68,6 +71,7 @@ func runSync(args []string) error {
 	fs.StringVar(&f.order, "order", "sequential", "sequential (a file per method) or interleaved (methods round-robin on one file)")
 	fs.StringVar(&f.threads, "threads", "1", "thread counts, e.g. 1,2,4; each thread syncs its own file")
 	fs.BoolVar(&f.staircase, "staircase", false, "report the share of samples within 100 µs of a whole millisecond")
+	fs.BoolVar(&f.countSyscalls, "count-syscalls", false, "after timing, run each case again under ptrace (Linux) and count syncs, writes and device flushes per write")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -102,8 +106,14 @@ func runSync(args []string) error {
 	if err != nil {
 		return err
 	}
-	recs := syncbench.Records(res, env.ID)
-	if err := sink.emit(recs, func(w io.Writer) error { return syncbench.Report(w, cfg, res) }); err != nil {
+	var counts []syncbench.Count
+	if f.countSyscalls {
+		if counts, err = syncbench.CountAll(cfg, syncCounter(run), progress); err != nil {
+			return err
+		}
+	}
+	recs := syncbench.Records(res, counts, env.ID)
+	if err := sink.emit(recs, func(w io.Writer) error { return syncbench.Report(w, cfg, res, counts) }); err != nil {
 		return err
 	}
 	return sink.close()

@@ -118,6 +118,17 @@ type Config struct {
 	Order        Order
 	Threads      []int // thread counts; each thread syncs its own file
 	Staircase    bool  // add the 1 ms staircase analysis
+	// Marks, if set, is told when each measured stretch starts and ends
+	// (outside the timed interval). Only counting passes set it; it needs a
+	// single thread.
+	Marks Marker `json:"-"`
+}
+
+// Marker is told where the measured operations of a counting pass begin and
+// end, so that a tracer counts only them.
+type Marker interface {
+	Start()
+	Stop(ops int)
 }
 
 // ErrConfig is wrapped by every error Validate returns.
@@ -158,6 +169,9 @@ func (c Config) Validate() error {
 		}
 		if t > 1 && c.Order == Interleaved {
 			return bad("--order interleaved runs on one thread; drop --threads or use --order sequential")
+		}
+		if t > 1 && c.Marks != nil {
+			return bad("a counting pass runs on one thread, not %d", t)
 		}
 	}
 	for _, bs := range c.BlockSizes {

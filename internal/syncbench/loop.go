@@ -72,12 +72,17 @@ func (t *target) batch(every int) (total, write, sync int64, err error) {
 type span struct{ start, end int64 }
 
 // runSequential times warmup then measured batches of one target into s and
-// returns when the measured part started and ended.
-func runSequential(t *target, every, warmup, measured int, s *measure.Samples) (span, error) {
+// returns when the measured part started and ended. marks, if not nil, is
+// told just before and after the measured part.
+func runSequential(t *target, every, warmup, measured int, s *measure.Samples, marks Marker) (span, error) {
 	for range warmup {
 		if _, _, _, err := t.batch(every); err != nil {
 			return span{}, err
 		}
+	}
+	if marks != nil {
+		marks.Start()
+		defer marks.Stop(measured * every)
 	}
 	start := measure.Now()
 	for range measured {
@@ -91,14 +96,19 @@ func runSequential(t *target, every, warmup, measured int, s *measure.Samples) (
 }
 
 // runInterleaved times the targets round-robin, one batch each per turn,
-// into their own sample buffers.
-func runInterleaved(ts []*target, every, warmup, measured int, ss []*measure.Samples) error {
+// into their own sample buffers. marks, if not nil, is told just before and
+// after the measured turns.
+func runInterleaved(ts []*target, every, warmup, measured int, ss []*measure.Samples, marks Marker) error {
 	for range warmup {
 		for _, t := range ts {
 			if _, _, _, err := t.batch(every); err != nil {
 				return err
 			}
 		}
+	}
+	if marks != nil {
+		marks.Start()
+		defer marks.Stop(measured * every * len(ts))
 	}
 	for range measured {
 		for i, t := range ts {

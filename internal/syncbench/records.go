@@ -1,6 +1,7 @@
 package syncbench
 
 import (
+	"maps"
 	"strconv"
 
 	"github.com/durabench/durabench/internal/results"
@@ -20,8 +21,9 @@ func (c Case) Params() results.Params {
 }
 
 // Records turns results into one record per round and one pooled record per
-// case, all tied to the run's environment record envID.
-func Records(res []Result, envID string) []results.Record {
+// case, all tied to the run's environment record envID. A case's pooled
+// record also carries its counting pass, if counts has one.
+func Records(res []Result, counts []Count, envID string) []results.Record {
 	var out []results.Record
 	for _, r := range res {
 		params := r.Params()
@@ -51,6 +53,11 @@ func Records(res []Result, envID string) []results.Record {
 			},
 			Notes: []string{r.Method.Syscall() + ": " + r.Method.Promise().String()},
 			Env:   envID,
+		}
+		for _, c := range counts {
+			if c.Workload == r.Workload && c.BlockSize == r.BlockSize && c.Method == r.Method {
+				maps.Copy(pooled.Metrics, countMetrics(c))
+			}
 		}
 		if r.Staircase.N > 0 {
 			pooled.Metrics["staircase_share"] = r.Staircase.Share

@@ -20,8 +20,8 @@ const fastFlush = 50_000 // ns
 // Report writes the human report of a run: the reference's layout (rows
 // workload × size, columns methods) for medians and p99, then each case's
 // means, write/sync split and throughput, the methods' promises, and the
-// staircase analysis if it was asked for.
-func Report(w io.Writer, cfg Config, res []Result) error {
+// staircase analysis if it was asked for, and the counting passes if any.
+func Report(w io.Writer, cfg Config, res []Result, counts []Count) error {
 	batch := "one sync per write"
 	if cfg.SyncEvery > 1 {
 		batch = fmt.Sprintf("one sync per %d writes (a sample is the batch)", cfg.SyncEvery)
@@ -50,7 +50,13 @@ func Report(w io.Writer, cfg Config, res []Result) error {
 			return err
 		}
 	}
-	for _, warn := range Warnings(res) {
+	if len(counts) > 0 {
+		fmt.Fprintln(w)
+		if err := CountReport(w, cfg, counts); err != nil {
+			return err
+		}
+	}
+	for _, warn := range append(Warnings(res), CountWarnings(counts)...) {
 		fmt.Fprintf(w, "Warning: %s\n", warn)
 	}
 	return nil

@@ -54,7 +54,7 @@ func TestReportLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := Report(&buf, cfg, res); err != nil {
+	if err := Report(&buf, cfg, res, nil); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()

@@ -277,7 +277,7 @@ func runThreadedRound(run *fixtures.Run, cfg Config, round int, a *accumulator) 
 	var sp span
 	if c.Threads == 1 {
 		release := measure.Hold()
-		s, err := runSequential(targets[0], every, warm, meas, a.samples[0])
+		s, err := runSequential(targets[0], every, warm, meas, a.samples[0], cfg.Marks)
 		release()
 		if err != nil {
 			return fmt.Errorf("syncbench: %s: %w", c.Name(), err)
@@ -294,7 +294,7 @@ func runThreadedRound(run *fixtures.Run, cfg Config, round int, a *accumulator) 
 				runtime.LockOSThread()
 				defer runtime.UnlockOSThread()
 				<-gate
-				spans[i], errs[i] = runSequential(t, every, warm, meas, a.samples[i])
+				spans[i], errs[i] = runSequential(t, every, warm, meas, a.samples[i], nil)
 			})
 		}
 		close(gate)
@@ -347,7 +347,7 @@ func runInterleavedRound(run *fixtures.Run, cfg Config, round int, group []*accu
 		samples[i], marks[i] = a.samples[0], a.marks()
 	}
 	release := measure.Hold()
-	err := runInterleaved(targets, cfg.SyncEvery, cfg.Warmup/cfg.SyncEvery, cfg.IterationsFor(group[0].c.BlockSize)/cfg.SyncEvery, samples)
+	err := runInterleaved(targets, cfg.SyncEvery, cfg.Warmup/cfg.SyncEvery, cfg.IterationsFor(group[0].c.BlockSize)/cfg.SyncEvery, samples, cfg.Marks)
 	release()
 	if err != nil {
 		return fmt.Errorf("syncbench: interleaved %s %s: %w", group[0].c.Workload, units.FormatSize(group[0].c.BlockSize), err)
