@@ -61,4 +61,3 @@ func runCountSync(args []string) error {
 // hidden reports whether a command is an internal role, kept out of the
 // overview and its tests.
 func (c command) hidden() bool { return c.summary == "" }
-

@@ -31,7 +31,7 @@ type report struct {
 	Ops int `json:"ops"`
 	// DeviceFlushes is the rise of the device's flush counter inside the
 	// windows, or -1 if the counter could not be read.
-	DeviceFlushes int64 `json:"device_flushes"`
+	DeviceFlushes int64  `json:"device_flushes"`
 	FlushNote     string `json:"flush_note,omitempty"`
 }
 
