@@ -25,10 +25,10 @@ type stmt interface {
 	close() error
 }
 
-// Stmt is a prepared statement, compiled once and run many times. Running it
-// resets it afterwards, so it never holds a transaction or lock open between
-// calls. The system engine's Exec and ExecRow allocate nothing; the modernc
-// and mattn engines allocate inside their drivers.
+// Stmt is a prepared statement that returns no rows (BEGIN, an INSERT,
+// COMMIT), compiled once and run many times. The system engine's Exec and
+// ExecRow allocate nothing; the modernc and mattn engines allocate inside
+// their drivers.
 type Stmt struct {
 	s    stmt
 	conn *Conn
@@ -103,7 +103,7 @@ func (c *Conn) Prepare(sql string) (*Stmt, error) {
 // form: synchronous comes back as off, normal, full or extra.
 func (c *Conn) Pragma(name string) (string, error) {
 	if !isPragmaName(name) {
-		return "", CheckPragma(name, "0")
+		return "", badPragmaName(name)
 	}
 	rows, err := c.c.query("PRAGMA " + name)
 	if err != nil {

@@ -235,9 +235,6 @@ func TestSetPragmaReportsRefusedChange(t *testing.T) {
 		if got != "memory" {
 			t.Errorf("journal_mode=WAL on :memory: read back %q, want memory (refused)", got)
 		}
-		if Normalize("journal_mode", "WAL") == got {
-			t.Errorf("asked and effective values compare equal: %q", got)
-		}
 	})
 }
 
@@ -270,14 +267,14 @@ func TestSQLiteErrorsSurface(t *testing.T) {
 		if !errors.As(err, &se) {
 			t.Fatalf("Exec(SELEC 1) = %v (%T), want *Error", err, err)
 		}
-		if se.Code != 1 || se.ExtendedCode != 1 || !strings.Contains(se.Msg, `near "SELEC": syntax error`) {
+		if se.Code != 1 || se.ExtendedCode != 1 || se.Msg != `near "SELEC": syntax error` {
 			t.Errorf("syntax error = %+v, want code 1 and SQLite's message", se)
 		}
-		if prefix := e.Name() + `: exec "SELEC 1": SQLITE_ERROR (1): `; !strings.HasPrefix(err.Error(), prefix) {
-			t.Errorf("error text %q, want prefix %q", err, prefix)
+		if want := e.Name() + `: exec "SELEC 1": SQLITE_ERROR (1): near "SELEC": syntax error`; err.Error() != want {
+			t.Errorf("error text %q, want %q", err, want)
 		}
 
-		if _, err := c.Prepare("INSERT INTO nowhere VALUES (1)"); !errors.As(err, &se) || se.Code != 1 || !strings.Contains(se.Msg, "no such table: nowhere") {
+		if _, err := c.Prepare("INSERT INTO nowhere VALUES (1)"); !errors.As(err, &se) || se.Code != 1 || se.Msg != "no such table: nowhere" {
 			t.Errorf("Prepare on a missing table = %v, want SQLITE_ERROR with SQLite's message", err)
 		}
 
@@ -287,7 +284,7 @@ func TestSQLiteErrorsSurface(t *testing.T) {
 			t.Fatal(err)
 		}
 		err = s.insert.ExecRow(1, nil)
-		if !errors.As(err, &se) || se.Code != 19 || se.ExtendedCode != 1555 || !strings.Contains(se.Msg, "UNIQUE constraint failed: t.id") {
+		if !errors.As(err, &se) || se.Code != 19 || se.ExtendedCode != 1555 || se.Msg != "UNIQUE constraint failed: t.id" {
 			t.Errorf("duplicate key = %v, want SQLITE_CONSTRAINT (19, extended 1555 PRIMARYKEY)", err)
 		}
 		if err == nil || !strings.Contains(err.Error(), "SQLITE_CONSTRAINT (19, extended 1555)") {
@@ -407,7 +404,7 @@ func isDebian() bool {
 	return runtime.GOOS == "linux" && err == nil
 }
 
-func TestLookupErrors(t *testing.T) {
+func TestLookupUnknownEngine(t *testing.T) {
 	_, err := Lookup("sqlite", Options{})
 	if !errors.Is(err, ErrUnknownEngine) {
 		t.Fatalf("Lookup(sqlite) = %v, want ErrUnknownEngine", err)
@@ -415,14 +412,20 @@ func TestLookupErrors(t *testing.T) {
 	if want := `drivers: unknown engine "sqlite": known engines are modernc, mattn, system`; err.Error() != want {
 		t.Errorf("error text %q, want %q", err, want)
 	}
+}
+
+func TestLookupSystemLibErrors(t *testing.T) {
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		t.Skip("the system engine runs on Linux and macOS only")
+	}
 
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "libsqlite3.so")
-	_, err = Lookup("system", Options{SystemLib: missing})
+	_, err := Lookup("system", Options{SystemLib: missing})
 	if !errors.Is(err, ErrUnavailable) || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing --sqlite-lib: %v, want ErrUnavailable and fs.ErrNotExist", err)
 	}
-	if want := "system: --sqlite-lib " + missing + ": no such file"; err == nil || err.Error() != want && runtime.GOOS != "windows" {
+	if want := "system: --sqlite-lib " + missing + ": no such file"; err == nil || err.Error() != want {
 		t.Errorf("missing --sqlite-lib: %v, want %q", err, want)
 	}
 
@@ -456,8 +459,13 @@ func TestAvailable(t *testing.T) {
 	if !cgoEnabled && st[1].Reason != "built without cgo (CGO_ENABLED=0): rebuild with cgo and a C compiler to get it" {
 		t.Errorf("mattn's reason = %q", st[1].Reason)
 	}
-	if st[2].Available || st[2].Reason != "--sqlite-lib "+missing+": no such file" {
-		t.Errorf("system with a missing library: %+v", st[2])
+	if st[2].Available {
+		t.Errorf("system with a missing library: %+v, want unavailable", st[2])
+	}
+	if runtime.GOOS == "linux" || runtime.GOOS == "darwin" {
+		if want := "--sqlite-lib " + missing + ": no such file"; st[2].Reason != want {
+			t.Errorf("system's reason = %q, want %q", st[2].Reason, want)
+		}
 	}
 }
 
@@ -501,6 +509,9 @@ func TestOpenRefusesDSNOptions(t *testing.T) {
 // TestSystemCommitAllocatesNothing proves that a commit through the system
 // engine's prepared statements allocates nothing.
 func TestSystemCommitAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool, and so purego, allocate")
+	}
 	for _, e := range engineList(t) {
 		if e.Name() != "system" {
 			continue

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"modernc.org/libc"
 	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // moderncDriver is a private instance, so that hooks and functions other
@@ -25,8 +27,9 @@ func loadModernc(Options) (func(path string) (conn, error), error) {
 
 // moderncCodes reads a *sqlite.Error. Its Code is the extended result code
 // (the driver turns extended codes on) and its text is
-// "errstr: errmsg (code)"; the trailing code is dropped here as Error
-// prints it.
+// "errstr: errmsg (code)", or "errstr (code)" when errmsg says no more than
+// sqlite3_errstr; both are cut down here to errmsg, as the other engines
+// report it.
 func moderncCodes(err error) (code, extended int, msg string, ok bool) {
 	var e *sqlite.Error
 	if !errors.As(err, &e) {
@@ -34,5 +37,8 @@ func moderncCodes(err error) (code, extended int, msg string, ok bool) {
 	}
 	msg = strings.TrimSuffix(e.Error(), " (SQLITE_BUSY)")
 	msg = strings.TrimSuffix(msg, fmt.Sprintf(" (%d)", e.Code()))
+	tls := libc.NewTLS()
+	defer tls.Close()
+	msg = strings.TrimPrefix(msg, libc.GoString(sqlite3.Xsqlite3_errstr(tls, int32(e.Code())))+": ")
 	return e.Code() & 0xff, e.Code(), msg, true
 }

@@ -35,7 +35,7 @@ var pragmaValues = map[string][]string{
 // meant.
 func CheckPragma(name, value string) error {
 	if !isPragmaName(name) {
-		return fmt.Errorf("drivers: pragma %q: %w: want a name such as synchronous or main.journal_mode", name, ErrBadPragma)
+		return badPragmaName(name)
 	}
 	if !isPragmaWord(value) {
 		return fmt.Errorf("drivers: pragma %s=%q: %w: want a word or number such as full or 1", name, value, ErrBadPragma)
@@ -50,6 +50,10 @@ func CheckPragma(name, value string) error {
 		}
 	}
 	return fmt.Errorf("drivers: pragma %s=%s: %w: want one of %s", name, value, ErrBadPragma, strings.Join(allowed, ", "))
+}
+
+func badPragmaName(name string) error {
+	return fmt.Errorf("drivers: pragma %q: %w: want a name such as synchronous or main.journal_mode", name, ErrBadPragma)
 }
 
 // Normalize returns value in the form Pragma reports for name, so that an

@@ -54,7 +54,8 @@ const (
 )
 
 // systemOpenFlags match what the modernc and mattn drivers pass to
-// sqlite3_open_v2, so the three engines differ only in their SQLite.
+// sqlite3_open_v2, so that open flags are not among the engines'
+// differences.
 const systemOpenFlags = sqliteOpenReadWrite | sqliteOpenCreate | sqliteOpenFullMutex | sqliteOpenURI
 
 // sqliteLib is one loaded libsqlite3: the addresses of the functions used.
@@ -236,7 +237,7 @@ func (c *systemConn) exec(sql string) error {
 func (c *systemConn) prepareOne(sql, op string) (uintptr, error) {
 	csql := cString(sql)
 	var p, tail uintptr
-	rc := cInt(purego.SyscallN(c.lib.prepareV2, c.db, uintptr(unsafe.Pointer(&csql[0])), uintptr(len(sql)),
+	rc := cInt(purego.SyscallN(c.lib.prepareV2, c.db, uintptr(unsafe.Pointer(&csql[0])), uintptr(len(csql)),
 		uintptr(unsafe.Pointer(&p)), uintptr(unsafe.Pointer(&tail))))
 	if rc != sqliteOK {
 		return 0, c.lib.sqliteErr(c.db, rc, fmt.Sprintf("%s %q", op, sql))
