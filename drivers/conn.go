@@ -39,8 +39,8 @@ func (s *Stmt) Exec() error { return s.s.run() }
 
 // ExecRow binds id to ?1 and payload to ?2 as a blob, then runs the
 // statement: a single-row insert. A nil payload binds NULL, as the
-// database/sql drivers do; an empty one binds a zero-length blob. SQLite
-// copies payload, so the caller may reuse it at once.
+// database/sql drivers do; an empty one binds a zero-length blob. The payload
+// is copied, so the caller may reuse it at once.
 func (s *Stmt) ExecRow(id int64, payload []byte) error { return s.s.runRow(id, payload) }
 
 // Close finalizes the statement; closing it again does nothing.
@@ -88,7 +88,9 @@ func (c *Conn) QueryInt(sql string) (int64, error) {
 	return n, nil
 }
 
-// Prepare compiles one statement for repeated use.
+// Prepare compiles sql, which must be a single statement, for repeated use.
+// (The system engine refuses more than one; modernc's and mattn's drivers
+// each handle the rest their own way.)
 func (c *Conn) Prepare(sql string) (*Stmt, error) {
 	s, err := c.c.prepare(sql)
 	if err != nil {
@@ -156,7 +158,8 @@ func (c *Conn) Settings() (Settings, error) {
 func (c *Conn) Version() (string, error) { return c.one("SELECT sqlite_version()") }
 
 // SourceID returns the check-in of the SQLite source the engine was built
-// from (date, time and hash; Apple's builds append their own suffix).
+// from: date, time and hash, which a patched build may alter (Debian 12's
+// ends in "alt1").
 func (c *Conn) SourceID() (string, error) { return c.one("SELECT sqlite_source_id()") }
 
 // CompileOptions returns the options the engine's SQLite was built with, as

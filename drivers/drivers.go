@@ -41,7 +41,8 @@ type Options struct {
 	// SystemLib is the shared library the system engine loads (the value of
 	// durabench's --sqlite-lib). Empty means the platform's own:
 	// /usr/lib/libsqlite3.dylib on macOS, libsqlite3.so.0 found by the
-	// dynamic loader's search on Linux. A path given here must exist.
+	// dynamic loader's search on Linux. A value containing '/' is a path and
+	// must exist; a bare file name is left to the loader's search.
 	SystemLib string
 }
 

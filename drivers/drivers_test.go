@@ -198,18 +198,19 @@ func checkCombination(t *testing.T, e *Engine, path, name string, want Settings)
 		t.Fatal(err)
 	}
 	defer c.Close()
-	for _, p := range []struct{ name, value string }{
-		{"journal_mode", want.JournalMode},
-		{"synchronous", want.Synchronous},
-		{"fullfsync", want.FullFsync},
-		{"checkpoint_fullfsync", want.CheckpointFullFsync},
-	} {
-		got, err := c.SetPragma(p.name, p.value)
+	values := map[string]string{
+		"journal_mode":         want.JournalMode,
+		"synchronous":          want.Synchronous,
+		"fullfsync":            want.FullFsync,
+		"checkpoint_fullfsync": want.CheckpointFullFsync,
+	}
+	for _, p := range DurabilityPragmas {
+		got, err := c.SetPragma(p, values[p])
 		if err != nil {
-			t.Fatalf("%s: SetPragma(%s, %s): %v", name, p.name, p.value, err)
+			t.Fatalf("%s: SetPragma(%s, %s): %v", name, p, values[p], err)
 		}
-		if got != p.value {
-			t.Errorf("%s: SetPragma(%s, %s) read back %q", name, p.name, p.value, got)
+		if got != values[p] {
+			t.Errorf("%s: SetPragma(%s, %s) read back %q", name, p, values[p], got)
 		}
 	}
 	s := prepareCommits(t, c)
@@ -251,6 +252,10 @@ func TestSetPragmaRefusesMisreadValues(t *testing.T) {
 		}
 		if _, err := c.SetPragma("synchronous", "full; DROP TABLE t"); !errors.Is(err, ErrBadPragma) {
 			t.Fatalf("SetPragma with a second statement = %v, want ErrBadPragma", err)
+		}
+		// SQLite ignores a pragma it does not know; the read-back catches it.
+		if _, err := c.SetPragma("fulfsync", "1"); err == nil || !strings.Contains(err.Error(), "is it a pragma this SQLite knows?") {
+			t.Errorf("SetPragma(fulfsync, 1) = %v, want an error naming the unknown pragma", err)
 		}
 		if after, err := c.Pragma("synchronous"); err != nil || after != before {
 			t.Errorf("synchronous after refused changes = %q, %v; want %q unchanged", after, err, before)
@@ -622,5 +627,25 @@ func TestErrorText(t *testing.T) {
 		if got := tc.e.Error(); got != tc.want {
 			t.Errorf("Error() = %q, want %q", got, tc.want)
 		}
+	}
+}
+
+func TestSystemPrepareRefusesTwoStatements(t *testing.T) {
+	e, err := Lookup("system", Options{})
+	if errors.Is(err, ErrUnavailable) {
+		t.Skipf("system engine not available here: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := open(t, e, ":memory:")
+	if _, err := c.Prepare("BEGIN; COMMIT"); err == nil || !strings.Contains(err.Error(), `more than one statement ("COMMIT" follows)`) {
+		t.Errorf("Prepare of two statements = %v, want a refusal naming the rest", err)
+	}
+	if _, err := c.Prepare(" -- nothing"); err == nil || !strings.Contains(err.Error(), "no statement in it") {
+		t.Errorf("Prepare of a comment = %v, want a refusal", err)
+	}
+	if got, err := c.Query("SELECT NULL"); err != nil || !equal(got, []string{""}) {
+		t.Errorf("Query(SELECT NULL) = %q, %v; want one empty string", got, err)
 	}
 }

@@ -14,6 +14,7 @@ type Error struct {
 	Msg          string // SQLite's message (sqlite3_errmsg), as the engine reports it
 }
 
+// Error formats e as "engine: op: CODE (code[, extended n]): message".
 func (e *Error) Error() string {
 	code := fmt.Sprintf("%s (%d)", CodeName(e.Code), e.Code)
 	if e.ExtendedCode != e.Code {

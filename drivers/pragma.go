@@ -21,7 +21,7 @@ var ErrBadPragma = errors.New("bad pragma")
 var DurabilityPragmas = []string{"journal_mode", "synchronous", "fullfsync", "checkpoint_fullfsync"}
 
 // pragmaValues lists the values CheckPragma accepts for the durability
-// pragmas, in their normal form first.
+// pragmas, their normal forms first.
 var pragmaValues = map[string][]string{
 	"journal_mode":         {"delete", "truncate", "persist", "memory", "wal", "off"},
 	"synchronous":          {"off", "normal", "full", "extra", "0", "1", "2", "3"},

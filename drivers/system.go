@@ -60,8 +60,6 @@ const systemOpenFlags = sqliteOpenReadWrite | sqliteOpenCreate | sqliteOpenFullM
 
 // sqliteLib is one loaded libsqlite3: the addresses of the functions used.
 type sqliteLib struct {
-	path string
-
 	openV2, closeV2, exec, prepareV2, step, reset, finalize uintptr
 	bindInt64, bindBlob, bindNull                           uintptr
 	columnCount, columnText, columnBytes                    uintptr
@@ -117,7 +115,7 @@ func loadSQLiteLib(name string) (*sqliteLib, error) {
 			err:    err,
 		}
 	}
-	lib := &sqliteLib{path: path}
+	lib := &sqliteLib{}
 	for _, sym := range []struct {
 		name string
 		addr *uintptr
