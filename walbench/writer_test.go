@@ -106,27 +106,44 @@ func TestDirectWritesAreAligned(t *testing.T) {
 	}
 }
 
-// Write amplification is exact: 1000-byte payloads take 1024-byte frames,
-// and with direct I/O each lone commit writes the one 4 KiB block it ends
-// in, so every write is 4096 bytes.
+// Write amplification is exact. 1000-byte payloads take 1024-byte frames;
+// with direct I/O each lone commit writes the one 4 KiB block it ends in.
+// A payload that makes its frame a whole 16 KiB is written as exactly that,
+// block after block, with nothing rewritten: the bytes of a bare loop.
 func TestWriteAmplificationCounts(t *testing.T) {
 	for _, tc := range []struct {
 		io      IOMode
+		payload int
 		written int64
-	}{{Buffered, 10 * 1024}, {Direct, 10 * 4096}} {
-		w := mustOpen(t, testOptions(t, 1<<20, fixtures.Initialized, tc.io))
+	}{
+		{Buffered, 1000, 10 * 1024},
+		{Direct, 1000, 10 * 4096},
+		{Direct, 16384 - headerSize, 10 * 16384},
+	} {
+		var files []*recordingFile
+		o := testOptions(t, 1<<20, fixtures.Initialized, tc.io)
+		o.wrap = recorder(DefaultAlignment, &files)
+		w := mustOpen(t, o)
 		for i := range 10 {
-			if _, err := w.Append(testPayload(0, i, 1000)); err != nil {
+			if _, err := w.Append(testPayload(0, i, tc.payload)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		m := w.Metrics()
 		w.Close()
-		if m.PayloadBytes != 10000 || m.WrittenBytes != tc.written || m.Writes != 10 {
-			t.Errorf("%s: payload %d, written %d in %d writes; want 10000, %d in 10", tc.io, m.PayloadBytes, m.WrittenBytes, m.Writes, tc.written)
+		if m.PayloadBytes != int64(10*tc.payload) || m.WrittenBytes != tc.written || m.Writes != 10 {
+			t.Errorf("%s, %d-byte payloads: payload %d, written %d in %d writes; want %d, %d in 10",
+				tc.io, tc.payload, m.PayloadBytes, m.WrittenBytes, m.Writes, 10*tc.payload, tc.written)
 		}
-		if want := float64(tc.written) / 10000; m.WriteAmplification() != want {
-			t.Errorf("%s: write amplification %v, want %v", tc.io, m.WriteAmplification(), want)
+		if want := float64(tc.written) / float64(10*tc.payload); m.WriteAmplification() != want {
+			t.Errorf("%s, %d-byte payloads: write amplification %v, want %v", tc.io, tc.payload, m.WriteAmplification(), want)
+		}
+		if tc.payload == 16384-headerSize {
+			for i, c := range files[0].writes {
+				if c.off != int64(i)*16384 || c.n != 16384 {
+					t.Errorf("write %d: %d bytes at %d, want 16384 at %d", i, c.n, c.off, i*16384)
+				}
+			}
 		}
 	}
 }
