@@ -1,0 +1,240 @@
+package neighbor
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/durabench/durabench/internal/units"
+	"github.com/durabench/durabench/syscalls"
+)
+
+// Sizes the run uses, fixed so that every cell is alike.
+const (
+	// ProbeWrite is the size of the probe's timed write.
+	ProbeWrite = 4 << 10
+	// ProbeFileSize is the size of the probe's initialized file; the stream
+	// probe's writes walk through it and wrap.
+	ProbeFileSize = 1 << 20
+	// chunk is the neighbour's write size, in backlog and stream mode.
+	chunk = 1 << 20
+)
+
+// DefaultTimeout is how long a neighbour lives at most unless told otherwise.
+const DefaultTimeout = 10 * time.Minute
+
+// Config is what both modes share.
+type Config struct {
+	// Methods are the probe's sync methods, in the order of even trials.
+	Methods []syscalls.Method
+	// PreSync runs the flawed variant: one untimed sync of the probe's file
+	// after the neighbour is ready and before the clock starts.
+	PreSync bool
+	// Timeout bounds each neighbour's life; it removes its files and exits
+	// when it runs out.
+	Timeout time.Duration
+	// Launch says how to start a neighbour process.
+	Launch Launch
+
+	hooks hooks
+}
+
+// hooks let tests watch and replace what the run does at its boundaries.
+type hooks struct {
+	sync      func(f *syscalls.File, m syscalls.Method) error // the probe's sync; nil: f.Sync(m)
+	freeSpace FreeSpaceFunc                                   // nil: FreeSpace
+	event     func(name string)                               // told of each step of a cell; nil: nothing
+}
+
+// BacklogConfig is one backlog-mode run.
+type BacklogConfig struct {
+	Config
+	// Backlogs are the neighbour's buffered bytes per cell; 0 starts a
+	// neighbour that writes nothing.
+	Backlogs []int64
+	// Trials is the number of times every (backlog, method) cell runs.
+	Trials int
+}
+
+// StreamConfig is one stream-mode run.
+type StreamConfig struct {
+	Config
+	// Rates are the neighbour's target rates, in the order of even passes.
+	Rates []Rate
+	// Passes is the number of passes over the rates; odd passes reverse the
+	// order of rates and methods.
+	Passes int
+	// Duration is how long the probe loops write + sync per cell.
+	Duration time.Duration
+	// FileSize bounds the neighbour's file; it rewrites from offset 0 when
+	// the next block would pass it.
+	FileSize int64
+	// MaxSamples caps the probe's samples per cell (its buffer is allocated
+	// before the clock starts); the loop ends early when it is full.
+	MaxSamples int
+}
+
+// ErrConfig is wrapped by every error the Validate methods return.
+var ErrConfig = errors.New("invalid neighbor configuration")
+
+func bad(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...)
+}
+
+// Validate checks what both modes need before anything is touched.
+func (c Config) Validate() error {
+	switch {
+	case len(c.Methods) == 0:
+		return bad("no sync method: give --methods")
+	case c.Timeout <= 0:
+		return bad("--neighbor-timeout %v: must be positive", c.Timeout)
+	case c.Launch.Path == "":
+		return bad("no program to start the neighbour with")
+	}
+	for i, m := range c.Methods {
+		if !m.Available() {
+			return bad("sync method %s is not available on this OS", m)
+		}
+		if slices.Contains(c.Methods[:i], m) {
+			return bad("sync method %s is listed twice", m)
+		}
+	}
+	return nil
+}
+
+// Validate checks a backlog run before anything is touched.
+func (c BacklogConfig) Validate() error {
+	if err := c.Config.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case len(c.Backlogs) == 0:
+		return bad("no backlog: give --backlogs, e.g. 0,256M,1G")
+	case c.Trials < 1:
+		return bad("--trials %d: need at least one trial", c.Trials)
+	}
+	for _, b := range c.Backlogs {
+		if b < 0 {
+			return bad("backlog %d: must be 0 or more bytes", b)
+		}
+	}
+	return nil
+}
+
+// Validate checks a stream run before anything is touched.
+func (c StreamConfig) Validate() error {
+	if err := c.Config.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case len(c.Rates) == 0:
+		return bad("no rate: give --rates, e.g. 0,100M,500M,max")
+	case c.Passes < 1:
+		return bad("--passes %d: need at least one pass", c.Passes)
+	case c.Duration <= 0:
+		return bad("--duration %v: must be positive", c.Duration)
+	case c.FileSize < chunk:
+		return bad("--stream-size %s: the neighbour's file must hold at least one %s write",
+			units.FormatSize(c.FileSize), units.FormatSize(chunk))
+	case c.MaxSamples < 1:
+		return bad("--max-samples %d: need room for at least one sample", c.MaxSamples)
+	case c.Timeout <= c.Duration:
+		return bad("--neighbor-timeout %v is not longer than --duration %v: the neighbour would quit mid-cell", c.Timeout, c.Duration)
+	}
+	for _, r := range c.Rates {
+		if r < 0 && r != RateMax {
+			return bad("rate %d: must be 0, a positive number of bytes per second, or max", int64(r))
+		}
+	}
+	return nil
+}
+
+// Rate is a neighbour's target write rate in bytes per second.
+type Rate int64
+
+const (
+	// RateIdle starts a neighbour that writes nothing: the baseline.
+	RateIdle Rate = 0
+	// RateMax writes as fast as the neighbour can.
+	RateMax Rate = -1
+)
+
+// String returns the rate as the flag takes it: "0", "100M", "max".
+func (r Rate) String() string {
+	switch r {
+	case RateMax:
+		return "max"
+	case RateIdle:
+		return "0"
+	}
+	return units.FormatSize(int64(r))
+}
+
+// ParseRates parses a comma-separated list of rates in bytes per second:
+// sizes as --backlogs takes them ("100M"), "0" for an idle neighbour, and
+// "max" for as fast as it can write.
+func ParseRates(csv string) ([]Rate, error) {
+	var out []Rate
+	for _, part := range strings.Split(csv, ",") {
+		p := strings.ToLower(strings.TrimSpace(part))
+		switch p {
+		case "":
+			continue
+		case "max":
+			out = append(out, RateMax)
+			continue
+		}
+		n, err := parseSizeOrZero(p)
+		if err != nil {
+			return nil, fmt.Errorf("rate %q: %w; or use max", part, err)
+		}
+		out = append(out, Rate(n))
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no rate in %q: use e.g. 0,100M,500M,max", csv)
+	}
+	return out, nil
+}
+
+// ParseBacklogs parses a comma-separated list of backlog sizes, "0"
+// included (a neighbour that writes nothing, the baseline).
+func ParseBacklogs(csv string) ([]int64, error) {
+	var out []int64
+	for _, part := range strings.Split(csv, ",") {
+		if strings.TrimSpace(part) == "" {
+			continue
+		}
+		n, err := parseSizeOrZero(part)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no backlog in %q: use e.g. 0,256M,1G", csv)
+	}
+	return out, nil
+}
+
+// parseSizeOrZero is units.ParseSize that also takes "0".
+func parseSizeOrZero(s string) (int64, error) {
+	if strings.TrimSpace(s) == "0" {
+		return 0, nil
+	}
+	return units.ParseSize(s)
+}
+
+// DefaultMethods returns the methods the run uses unless told otherwise:
+// fsync and fdatasync, and on darwin also barrier and full, the methods the
+// macOS reference compared.
+func DefaultMethods() []syscalls.Method {
+	var ms []syscalls.Method
+	for _, m := range []syscalls.Method{syscalls.Fsync, syscalls.Fdatasync, syscalls.Barrier, syscalls.Full} {
+		if m.Available() {
+			ms = append(ms, m)
+		}
+	}
+	return ms
+}

@@ -1,0 +1,137 @@
+package neighbor
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// The parent's side of a neighbour. Invariants:
+//   - A neighbour is started with its standard input a pipe from us: when
+//     we die the pipe closes and it removes its files and exits, on every
+//     OS. On Linux it also gets SIGTERM from the kernel (procattr_linux.go).
+//   - close always reaps the process and then checks that its directory is
+//     gone; a neighbour that left files behind is an error, never ignored.
+
+// Launch says how to start a neighbour process: Path with Args runs the
+// neighbour role (the command that serves it passes ChildRole to
+// ServeChild), and Env is added to this process's environment.
+type Launch struct {
+	Path string
+	Args []string
+	Env  []string
+}
+
+// neighbour is a running neighbour process.
+type neighbour struct {
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	lines  *bufio.Scanner
+	stderr *tail
+	dir    string
+	reaped bool
+	err    error // of the reaping
+}
+
+// startNeighbour starts a neighbour with task c.
+func startNeighbour(l Launch, c childConfig) (*neighbour, error) {
+	cmd := exec.Command(l.Path, append(slices.Clone(l.Args), c.args()...)...)
+	cmd.Env = append(os.Environ(), l.Env...)
+	cmd.SysProcAttr = procAttr()
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("neighbour pipes: %w", err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("neighbour pipes: %w", err)
+	}
+	stderr := &tail{max: 4096}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting the neighbour %s: %w", l.Path, err)
+	}
+	return &neighbour{cmd: cmd, in: in, lines: bufio.NewScanner(out), stderr: stderr, dir: c.Dir}, nil
+}
+
+// pid returns the neighbour's process id.
+func (n *neighbour) pid() int { return n.cmd.Process.Pid }
+
+// file returns the path of the neighbour's data file.
+func (n *neighbour) file() string { return filepath.Join(n.dir, dataFile) }
+
+// expect reads the next reply, which must be of kind want, and returns its
+// numbers. If the neighbour ended instead, the error says how, with what it
+// wrote on its standard error.
+func (n *neighbour) expect(want string) ([]int64, error) {
+	if !n.lines.Scan() {
+		err := n.close()
+		if err == nil {
+			err = errors.New("it exited normally")
+		}
+		return nil, fmt.Errorf("neighbour ended before saying %q: %w", want, err)
+	}
+	return parseReply(n.lines.Text(), want)
+}
+
+// send writes a command line.
+func (n *neighbour) send(cmd string) error {
+	if err := writeMsg(n.in, cmd); err != nil {
+		return fmt.Errorf("sending %q to the neighbour: %w", cmd, err)
+	}
+	return nil
+}
+
+// close closes the command pipe, which ends the neighbour if it has not
+// ended yet, reaps it, and checks that its directory is gone. It may be
+// called more than once.
+func (n *neighbour) close() error {
+	if n.reaped {
+		return n.err
+	}
+	n.reaped = true
+	n.in.Close()
+	var errs []error
+	if err := n.cmd.Wait(); err != nil {
+		msg := strings.TrimSpace(n.stderr.String())
+		if msg != "" {
+			err = fmt.Errorf("%w: %s", err, msg)
+		}
+		errs = append(errs, err)
+	}
+	if _, err := os.Lstat(n.dir); !errors.Is(err, os.ErrNotExist) {
+		errs = append(errs, fmt.Errorf("neighbour left %s behind (%v)", n.dir, err))
+	}
+	n.err = errors.Join(errs...)
+	return n.err
+}
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = t.buf[over:]
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
