@@ -1,0 +1,89 @@
+package neighbor
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/durabench/durabench/syscalls"
+)
+
+// fakeFree returns a free-space function that reports free bytes and counts
+// its calls.
+func fakeFree(free uint64, calls *int) FreeSpaceFunc {
+	return func(string) (uint64, error) { *calls++; return free, nil }
+}
+
+func TestCheckSpaceMargin(t *testing.T) {
+	var calls int
+	for _, tt := range []struct {
+		free uint64
+		need int64
+		ok   bool
+	}{
+		{4 << 30, 3 << 30, true},       // margin 1 GiB: 3 GiB may be used
+		{4 << 30, 3<<30 + 1, false},    // one byte over
+		{100 << 30, 90 << 30, true},    // margin 10 GiB
+		{100 << 30, 90<<30 + 1, false}, // one byte over
+		{512 << 20, 0, true},           // nothing asked
+		{512 << 20, 1, false},          // less free than the margin: nothing may be used
+	} {
+		err := CheckSpace("/d", tt.need, "--backlogs", fakeFree(tt.free, &calls))
+		if (err == nil) != tt.ok {
+			t.Errorf("free %d, need %d: %v, want ok=%v", tt.free, tt.need, err, tt.ok)
+		}
+		if err != nil && !errors.Is(err, ErrNoSpace) {
+			t.Errorf("free %d, need %d: %v does not wrap ErrNoSpace", tt.free, tt.need, err)
+		}
+	}
+	err := CheckSpace("/data", 8<<30, "--backlogs 8G", fakeFree(4<<30, &calls))
+	for _, want := range []string{"/data", "--backlogs 8G needs 8G", "4.0 GiB are free", "1.0 GiB of them untouched", "at most 3.0 GiB"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v does not say %q", err, want)
+		}
+	}
+}
+
+// TestOversizeBacklogRefusedBeforeWriting: with too little free space, the
+// run refuses before it creates a file or starts a neighbour.
+func TestOversizeBacklogRefusedBeforeWriting(t *testing.T) {
+	run := newRun(t)
+	var calls int
+	cfg := BacklogConfig{Config: testConfig(syscalls.Fsync), Backlogs: []int64{0, 1 << 30}, Trials: 1}
+	cfg.hooks.freeSpace = fakeFree(2<<30, &calls) // 1 GiB may be used; 1 GiB + the probe is too much
+	cfg.hooks.event = func(name string) { t.Errorf("the run went as far as %q", name) }
+	_, err := RunBacklog(run, cfg, nil)
+	if !errors.Is(err, ErrNoSpace) {
+		t.Fatalf("RunBacklog = %v, want ErrNoSpace", err)
+	}
+	if calls != 1 {
+		t.Errorf("free space asked %d times, want 1", calls)
+	}
+	if names := entries(t, run.Dir); len(names) != 0 {
+		t.Errorf("the refused run created %v", names)
+	}
+
+	scfg := StreamConfig{Config: testConfig(syscalls.Fsync), Rates: []Rate{RateMax}, Passes: 1, Duration: 1e9, FileSize: 1 << 30, MaxSamples: 1}
+	scfg.hooks = cfg.hooks
+	if _, err := RunStream(run, scfg, nil); !errors.Is(err, ErrNoSpace) {
+		t.Fatalf("RunStream = %v, want ErrNoSpace", err)
+	}
+	if names := entries(t, run.Dir); len(names) != 0 {
+		t.Errorf("the refused stream run created %v", names)
+	}
+}
+
+// TestNeighbourRefusesOversizeBacklog: the neighbour checks on its own too,
+// and creates nothing when refused.
+func TestNeighbourRefusesOversizeBacklog(t *testing.T) {
+	parent := t.TempDir()
+	var calls int
+	c := childConfig{Mode: modeBacklog, Dir: parent + "/n", Bytes: 2 << 30, Timeout: 1e9}
+	err := serveChild(c, strings.NewReader(""), new(strings.Builder), fakeFree(2<<30, &calls))
+	if !errors.Is(err, ErrNoSpace) {
+		t.Fatalf("serveChild = %v, want ErrNoSpace", err)
+	}
+	if names := entries(t, parent); len(names) != 0 {
+		t.Errorf("the refused neighbour created %v", names)
+	}
+}
