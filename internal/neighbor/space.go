@@ -50,7 +50,7 @@ func CheckSpace(dir string, need int64, what string, free FreeSpaceFunc) error {
 	}
 	if need < 0 || uint64(need) > allowed {
 		return fmt.Errorf("%w under %s: %s needs %s, but %s are free and the run leaves %s of them untouched (at most %s may be used); ask for less or free space",
-			ErrNoSpace, dir, what, units.FormatSize(need), formatBytes(avail), formatBytes(margin), formatBytes(allowed))
+			ErrNoSpace, dir, what, formatBytes(uint64(max(need, 0))), formatBytes(avail), formatBytes(margin), formatBytes(allowed))
 	}
 	return nil
 }

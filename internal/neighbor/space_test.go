@@ -37,7 +37,7 @@ func TestCheckSpaceMargin(t *testing.T) {
 		}
 	}
 	err := CheckSpace("/data", 8<<30, "--backlogs 8G", fakeFree(4<<30, &calls))
-	for _, want := range []string{"/data", "--backlogs 8G needs 8G", "4.0 GiB are free", "1.0 GiB of them untouched", "at most 3.0 GiB"} {
+	for _, want := range []string{"/data", "--backlogs 8G needs 8.0 GiB", "4.0 GiB are free", "1.0 GiB of them untouched", "at most 3.0 GiB"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not say %q", err, want)
 		}
