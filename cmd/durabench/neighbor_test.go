@@ -1,0 +1,105 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/durabench/durabench/internal/neighbor"
+	"github.com/durabench/durabench/internal/results"
+)
+
+func TestNeighborRefusesBadInput(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "measure")
+	os.Mkdir(dir, 0o755)
+	existingOut := filepath.Join(base, "old-results")
+	os.Mkdir(existingOut, 0o755)
+	ok := []string{"--dir", dir, "--backlogs", "0,1M", "--trials", "1", "--rates", "0", "--duration", "10ms", "--stream-size", "1M"}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown mode", []string{"--mode", "burst"}, `--mode "burst": use backlog, stream, or both`},
+		{"bad backlog", []string{"--backlogs", "0,1X"}, `--backlogs: size "1X": unknown unit`},
+		{"backlog over free space", []string{"--backlogs", "0,1024T"}, "not enough free space under " + dir + ": --backlogs 1024T needs 1048576.0 GiB"},
+		{"stream file over free space", []string{"--mode", "stream", "--stream-size", "1024T"}, "not enough free space under " + dir + ": --stream-size 1024T needs 1048576.0 GiB"},
+		{"bad rate", []string{"--rates", "0,fast"}, `--rates: rate "fast"`},
+		{"unknown method", []string{"--methods", "fsnyc"}, `unknown sync method "fsnyc"`},
+		{"no trials", []string{"--trials", "0"}, "--trials 0: need at least one trial"},
+		{"timeout below duration", []string{"--mode", "stream", "--duration", "2m", "--neighbor-timeout", "1m"}, "not longer than --duration"},
+		{"existing out", []string{"--out", existingOut}, "exists already"},
+		{"stray argument", []string{"now"}, `unexpected arguments ["now"]`},
+	}
+	before := listing(t, base)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append(append([]string{"neighbor"}, ok...), tt.args...)
+			_, stderr, code := durabench(t, args...)
+			if code != 2 {
+				t.Errorf("exit status %d, want 2; stderr: %s", code, stderr)
+			}
+			if !strings.Contains(stderr, tt.want) {
+				t.Errorf("stderr %q does not say %q", stderr, tt.want)
+			}
+			if after := listing(t, base); strings.Join(after, "\n") != strings.Join(before, "\n") {
+				t.Errorf("refused input touched files: before %q, after %q", before, after)
+			}
+		})
+	}
+}
+
+func TestNeighborRunsBothModes(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(t.TempDir(), "run1")
+	stdout, stderr, code := durabench(t, "neighbor", "--dir", dir, "--out", out,
+		"--methods", "fsync,fdatasync", "--backlogs", "0,8M", "--trials", "2",
+		"--rates", "0,max", "--duration", "50ms", "--stream-size", "8M")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"Environment", "Variant: clean", "then nbr fsync", "fdatasync (fdatasync(2)) next to a writing neighbour", "max "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, stdout)
+		}
+	}
+	f, err := os.Open(filepath.Join(out, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := results.ReadJSONL(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Backlog: 2 backlogs × 2 methods × (2 trials + pooled); stream: 2 rates
+	// × 2 methods × (2 passes + pooled).
+	if len(recs) != 12+12 {
+		t.Errorf("%d records, want 24", len(recs))
+	}
+	for _, r := range recs {
+		if r.Experiment != neighbor.Experiment || r.Env == "" || r.N == 0 || r.Params.Get("variant") != "clean" {
+			t.Errorf("bad record %+v", r)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("the run left %d entries in --dir", len(entries))
+	}
+}
+
+// TestNeighborRoleIsHidden: the neighbour role is reachable only as the
+// first argument of neighbor, and appears in no help.
+func TestNeighborRoleIsHidden(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"neighbor", "--help"}} {
+		stdout, _, _ := durabench(t, args...)
+		if strings.Contains(stdout, neighbor.ChildRole) {
+			t.Errorf("durabench %s shows the hidden role:\n%s", strings.Join(args, " "), stdout)
+		}
+	}
+	_, stderr, code := durabench(t, "neighbor", neighbor.ChildRole, "--mode", "copy")
+	if code != 1 || !strings.Contains(stderr, `neighbour arguments: --mode "copy"`) {
+		t.Errorf("the role with bad arguments: exit %d, %q", code, stderr)
+	}
+}
