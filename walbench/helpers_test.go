@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -113,4 +115,23 @@ func (r *recordingFile) Sync(m syscalls.Method) error {
 		return r.failWith
 	}
 	return r.segmentFile.Sync(m)
+}
+
+// entries counts the files and directories under dir, recursively.
+func entries(t *testing.T, dir string) int {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if path != dir {
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

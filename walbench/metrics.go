@@ -48,3 +48,18 @@ func ratio(a, b float64) float64 {
 	}
 	return a / b
 }
+
+// plus returns the sums of m's and o's counts, the larger of their largest
+// groups, and no pending bytes: the total of several runs' work.
+func (m Metrics) plus(o Metrics) Metrics {
+	return Metrics{
+		Records:           m.Records + o.Records,
+		PayloadBytes:      m.PayloadBytes + o.PayloadBytes,
+		Writes:            m.Writes + o.Writes,
+		WrittenBytes:      m.WrittenBytes + o.WrittenBytes,
+		Syncs:             m.Syncs + o.Syncs,
+		SyncedRecords:     m.SyncedRecords + o.SyncedRecords,
+		MaxRecordsPerSync: max(m.MaxRecordsPerSync, o.MaxRecordsPerSync),
+		Rotations:         m.Rotations + o.Rotations,
+	}
+}

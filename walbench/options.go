@@ -41,7 +41,7 @@ func ParseIOMode(s string) (IOMode, error) {
 			return IOMode(i), nil
 		}
 	}
-	return 0, fmt.Errorf("walbench: I/O mode %q: use buffered or direct", s)
+	return 0, fmt.Errorf("I/O mode %q: use buffered or direct", s)
 }
 
 // Clock is the time source for MinSyncInterval. Tests inject one that moves

@@ -1,0 +1,72 @@
+package walbench
+
+import (
+	"strconv"
+
+	"github.com/durabench/durabench/internal/results"
+	"github.com/durabench/durabench/internal/units"
+)
+
+// Params returns the case as result parameters, in table order.
+func (c Case) Params() results.Params {
+	return results.Params{
+		{Key: "layout", Value: c.Layout.String()},
+		{Key: "block_size", Value: units.FormatSize(c.BlockSize)},
+		{Key: "io", Value: c.IOMode.String()},
+		{Key: "method", Value: c.Method.String()},
+		{Key: "writers", Value: strconv.Itoa(c.Writers)},
+		{Key: "sync_every", Value: strconv.Itoa(c.SyncEvery)},
+		{Key: "segment_size", Value: units.FormatSize(c.SegmentSize)},
+	}
+}
+
+// Records turns results into one record per round and one pooled record per
+// case, tied to the run's environment record envID. ops_per_sec is commits
+// per second; mib_per_sec counts the records' bytes on disk.
+func Records(res []Result, envID string) []results.Record {
+	var out []results.Record
+	for _, r := range res {
+		params := r.Params()
+		for i, rd := range r.Rounds {
+			out = append(out, results.Record{
+				Experiment: "wal",
+				Params:     params,
+				Round:      results.Round(i + 1),
+				N:          rd.Samples,
+				Stats:      results.Stats{Total: rd.Total, Write: rd.Write, Sync: rd.Sync, HasSplit: r.Split()},
+				OpsPerSec:  perSec(float64(rd.Samples), rd.Wall),
+				MiBPerSec:  perSec(float64(int64(rd.Records)*r.BlockSize)/(1<<20), rd.Wall),
+				Metrics:    groupMetrics(rd.Metrics, rd.Wall),
+				Env:        envID,
+			})
+		}
+		metrics := groupMetrics(r.Metrics, r.Wall)
+		metrics["verified_records"] = float64(r.Verified)
+		metrics["eof_before_bytes"] = float64(r.EOFBefore)
+		metrics["eof_after_bytes"] = float64(r.EOFAfter)
+		out = append(out, results.Record{
+			Experiment: "wal",
+			Params:     params,
+			Round:      results.PooledRound,
+			N:          r.Total.N,
+			Stats:      results.Stats{Total: r.Total, Write: r.Write, Sync: r.Sync, HasSplit: r.Split()},
+			OpsPerSec:  r.CommitsPerSec(),
+			MiBPerSec:  r.MiBPerSec(),
+			Metrics:    metrics,
+			Notes:      []string{r.Method.Syscall() + ": " + r.Method.Promise().String()},
+			Env:        envID,
+		})
+	}
+	return out
+}
+
+// groupMetrics are the writer's figures for a stretch of wall ns.
+func groupMetrics(m Metrics, wall int64) map[string]float64 {
+	return map[string]float64{
+		"records_per_sync":    m.RecordsPerSync(),
+		"bytes_per_sync":      m.BytesPerSync(),
+		"syncs_per_sec":       perSec(float64(m.Syncs), wall),
+		"write_amplification": m.WriteAmplification(),
+		"rotations":           float64(m.Rotations),
+	}
+}
