@@ -1,0 +1,153 @@
+package main
+
+import (
+	"io"
+
+	"github.com/durabench/durabench/fixtures"
+	"github.com/durabench/durabench/internal/envinfo"
+	"github.com/durabench/durabench/internal/units"
+	"github.com/durabench/durabench/syscalls"
+	"github.com/durabench/durabench/walbench"
+)
+
+const walSynopsis = `wal --dir DIR [flags]
+
+Times a write-ahead log: records framed with length, sequence number and
+CRC-32C, written through an aligned buffer, buffered or with direct I/O
+(O_DIRECT on Linux, F_NOCACHE on macOS), into segments in one of three
+layouts (append to an empty file, write into fallocated space, overwrite an
+initialized file), made durable with fsync or fdatasync.
+
+Each record is one block on disk: --block-sizes 16K means 16 KiB writes, a
+24-byte header and 16,360 bytes of payload. One sample is one commit, timed
+with the monotonic clock: with one writer, the write and the sync (also
+timed apart), or a batch of --sync-every records and one sync; with
+--writers N, N goroutines append at once, each Append returning when its
+record is durable, and concurrent Appends share syncs (group commit).
+
+Every case of every round writes a new log, closes it and reads every
+record back (Replay: checksum, sequence, content), and fallocate and
+initialized segments must end at the size they were made with; a
+configuration that would outgrow them is refused before anything is
+written. With several writer counts the report adds the group-commit curve
+and its knee: the fewest writers reaching 90 % of the best commits/s.`
+
+const walExamples = `  # The Linux reference: three layouts, buffered vs direct, fsync vs fdatasync, 16K
+  durabench wal --dir /data --layouts append,fallocate,initialized --block-sizes 16K \
+      --io-modes buffered,direct --methods fsync,fdatasync --iterations 2000 --warmup 100 \
+      --rounds 8 --file-size 64M
+
+  # The group-commit curve: 1 to 64 concurrent writers on one log
+  durabench wal --dir /data --layouts initialized --io-modes buffered --methods fdatasync \
+      --block-sizes 4K --writers 1,2,4,8,16,32,64
+
+  # One writer, one sync per 16 records
+  durabench wal --dir /data --layouts initialized --sync-every 16
+
+  # Record sizes 32K to 1M; each size's segment holds (iterations + warmup) records
+  durabench wal --dir /data --size-sweep 32K,64K,128K,256K,512K,1M
+
+  # Keep every figure: CSV per round, JSON Lines and Go benchmark format
+  durabench wal --dir /data --out results/wal1`
+
+// walFlags are durabench wal's own flags, as given.
+type walFlags struct {
+	layouts, blockSizes, ioModes, methods, fileSize, writers, sizeSweep string
+	iterations, warmup, rounds, syncEvery                               int
+}
+
+func runWAL(args []string) error {
+	fs := newFlags("wal", walSynopsis, walExamples)
+	var o outputFlags
+	var f walFlags
+	addOutputFlags(fs, &o)
+	fs.StringVar(&f.layouts, "layouts", "append,fallocate,initialized", "segment layouts: append, fallocate, initialized")
+	fs.StringVar(&f.blockSizes, "block-sizes", "16K", "record sizes on disk, header included (multiples of 8)")
+	fs.StringVar(&f.ioModes, "io-modes", "buffered,direct", "buffered, direct (O_DIRECT; F_NOCACHE on macOS)")
+	fs.StringVar(&f.methods, "methods", "fsync,fdatasync", "sync methods (fsync, fdatasync; on macOS also barrier, full)")
+	fs.IntVar(&f.iterations, "iterations", 2000, "measured records per case and round, shared among the writers")
+	fs.IntVar(&f.warmup, "warmup", 100, "unmeasured records before them, in the same log")
+	fs.IntVar(&f.rounds, "rounds", 8, "rounds; every case runs once per round and percentiles pool all rounds")
+	fs.StringVar(&f.fileSize, "file-size", "64M", "segment size; fallocate and initialized segments must hold every record of a round")
+	fs.IntVar(&f.syncEvery, "sync-every", 1, "one writer: records per sync; a sample is the whole batch")
+	fs.StringVar(&f.writers, "writers", "1", "concurrent writer counts, e.g. 1,2,4,8,16,32,64; commits/s counts all writers")
+	fs.StringVar(&f.sizeSweep, "size-sweep", "", "record sizes to sweep instead of --block-sizes, each in a segment of (iterations + warmup) × size")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("unexpected arguments %q", fs.Args())
+	}
+	if f.sizeSweep != "" {
+		for _, name := range []string{"block-sizes", "file-size"} {
+			if fs.Changed(name) {
+				return usageErrorf("--size-sweep sets the record sizes and sizes each segment to fit them: drop --%s", name)
+			}
+		}
+	}
+	cfg, err := f.config()
+	if err != nil {
+		return err
+	}
+	if err := o.validate(); err != nil {
+		return err
+	}
+	if err := checkDir(o.dir); err != nil {
+		return err
+	}
+
+	env, err := envinfo.Collect(o.dir)
+	if err != nil {
+		return err
+	}
+	sink, err := openSink(&o, env)
+	if err != nil {
+		return err
+	}
+	run, err := fixtures.NewRun(o.dir, "wal", o.keep)
+	if err != nil {
+		return err
+	}
+	defer run.Close()
+	res, err := walbench.Run(run, cfg, progress)
+	if err != nil {
+		return err
+	}
+	recs := walbench.Records(res, env.ID)
+	if err := sink.emit(recs, func(w io.Writer) error { return walbench.Report(w, cfg, res) }); err != nil {
+		return err
+	}
+	return sink.close()
+}
+
+// config turns the flags into a validated walbench.Config; every error is
+// refused input.
+func (f walFlags) config() (walbench.Config, error) {
+	cfg := walbench.Config{Iterations: f.iterations, Warmup: f.warmup, Rounds: f.rounds, SyncEvery: f.syncEvery}
+	var err error
+	if cfg.Layouts, err = walbench.ParseLayouts(f.layouts); err != nil {
+		return cfg, usageErrorf("--layouts: %v", err)
+	}
+	if cfg.IOModes, err = walbench.ParseIOModes(f.ioModes); err != nil {
+		return cfg, usageErrorf("--io-modes: %v", err)
+	}
+	if cfg.Methods, err = syscalls.ParseMethods(f.methods); err != nil {
+		return cfg, usageErrorf("--methods: %v", err)
+	}
+	if cfg.Writers, err = parseInts(f.writers); err != nil {
+		return cfg, usageErrorf("--writers: %v", err)
+	}
+	if f.sizeSweep != "" {
+		if cfg.BlockSizes, err = units.ParseSizes(f.sizeSweep); err != nil {
+			return cfg, usageErrorf("--size-sweep: %v", err)
+		}
+		return cfg, asUsage(cfg.Validate()) // FileSize 0: a segment per size, sized to fit
+	}
+	if cfg.BlockSizes, err = units.ParseSizes(f.blockSizes); err != nil {
+		return cfg, usageErrorf("--block-sizes: %v", err)
+	}
+	if cfg.FileSize, err = units.ParseSize(f.fileSize); err != nil {
+		return cfg, usageErrorf("--file-size: %v", err)
+	}
+	return cfg, asUsage(cfg.Validate())
+}
