@@ -55,7 +55,7 @@ func BacklogReport(w io.Writer, r *BacklogResult) error {
 
 	headers = []string{"backlog", "dirty MiB"}
 	for _, m := range cfg.Methods {
-		headers = append(headers, m.String()+" min–max ms", "dev MiB in "+m.String(), "dev MiB in nbr sync")
+		headers = append(headers, m.String()+" min–max ms", "dev KiB in "+m.String(), "dev MiB in nbr sync")
 	}
 	t = results.NewTable(headers...)
 	t.Title = "Spread and evidence: the probe's fastest and slowest trial; medians of the machine's dirty page cache when the clock started, " +
@@ -67,7 +67,7 @@ func BacklogReport(w io.Writer, r *BacklogResult) error {
 			cell := r.Cell(b, m)
 			lo, hi := spread(cell)
 			row = append(row, ms(lo)+"–"+ms(hi),
-				mib(medianOf(cell, func(s BacklogSample) int64 { return s.DeviceDuringProbe })),
+				kib(medianOf(cell, func(s BacklogSample) int64 { return s.DeviceDuringProbe })),
 				mib(medianOf(cell, func(s BacklogSample) int64 { return s.DeviceDuringNeighbor })))
 		}
 		t.AddRow(row...)
@@ -188,6 +188,14 @@ func padded[T any](header string, xs []T, label func(T) string) []string {
 		out[i] += strings.Repeat(" ", width-utf8.RuneCountInString(out[i]))
 	}
 	return out
+}
+
+// kib prints bytes in whole KiB; "-" when unknown.
+func kib(b int64) string {
+	if b == unknown {
+		return "-"
+	}
+	return strconv.FormatInt(b>>10, 10)
 }
 
 // rateLabel prints a target rate for a table.
