@@ -7,13 +7,23 @@ import (
 
 // BenchmarkCommit times single-row insert commits (BEGIN, INSERT of an
 // int64 and a 100-byte blob, COMMIT, each a reused prepared statement) with
-// journal_mode=MEMORY and synchronous=OFF: no sync and no journal file, so
-// what is left is the engine's and its binding's CPU cost per commit, plus
-// the write(2) of the database page and the lock calls.
+// journal_mode=MEMORY and synchronous=OFF on a database file: no sync and no
+// journal file, so what is left is the engine's and its binding's CPU cost
+// per commit plus the pwrite of the page and the lock calls.
 func BenchmarkCommit(b *testing.B) {
+	benchmarkCommits(b, func(b *testing.B) string { return filepath.Join(b.TempDir(), "db") })
+}
+
+// BenchmarkCommitInMemory is BenchmarkCommit on a ":memory:" database: no
+// system calls at all, only the engine and its binding.
+func BenchmarkCommitInMemory(b *testing.B) {
+	benchmarkCommits(b, func(*testing.B) string { return ":memory:" })
+}
+
+func benchmarkCommits(b *testing.B, path func(*testing.B) string) {
 	for _, e := range engineList(b) {
 		b.Run("engine="+e.Name(), func(b *testing.B) {
-			c := open(b, e, filepath.Join(b.TempDir(), "db"))
+			c := open(b, e, path(b))
 			for _, p := range [][2]string{{"journal_mode", "memory"}, {"synchronous", "off"}} {
 				got, err := c.SetPragma(p[0], p[1])
 				if err != nil || got != p[1] {

@@ -117,6 +117,11 @@ func TestCommitsThenRowCount(t *testing.T) {
 				t.Fatalf("commit %d: %v", id, err)
 			}
 		}
+		// The statements, finished but open, hold no lock: the journal mode
+		// can still change.
+		if got, err := c.SetPragma("journal_mode", "wal"); err != nil || got != "wal" {
+			t.Errorf("journal_mode=wal with the statements open: %q, %v", got, err)
+		}
 		if err := c.Close(); err != nil {
 			t.Fatal(err)
 		}

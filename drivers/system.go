@@ -39,9 +39,10 @@ import (
 
 // SQLite constants used here (sqlite3.h).
 const (
-	sqliteOK   = 0
-	sqliteRow  = 100
-	sqliteDone = 101
+	sqliteOK     = 0
+	sqliteMisuse = 21
+	sqliteRow    = 100
+	sqliteDone   = 101
 
 	sqliteOpenReadWrite = 0x00000002
 	sqliteOpenCreate    = 0x00000004
@@ -303,6 +304,14 @@ type systemStmt struct {
 
 	argv [5]uintptr // arguments of the C call in progress
 
+	// halted says the last run ended in SQLITE_DONE and the statement was
+	// not reset. A finished statement holds no lock and no transaction, and
+	// sqlite3_step resets it by itself on the next run (SQLite's autoreset,
+	// which mattn's driver relies on too), which saves a C call per run.
+	// Binding needs an explicit reset first; a statement that returned a row
+	// is reset at once, since it still holds its read transaction.
+	halted bool
+
 	// blob is C memory (sqlite3_malloc64) holding the payload, bound to ?2
 	// with SQLITE_STATIC; blobCap is its size. It is freed after finalize.
 	blob, blobCap uintptr
@@ -327,14 +336,29 @@ func (s *systemStmt) callInt(fn uintptr, args ...uintptr) int32 {
 }
 
 func (s *systemStmt) run() error {
-	if rc := s.callInt(s.lib.step, s.p); rc != sqliteDone && rc != sqliteRow {
-		return s.fail(rc, "exec")
+	rc := s.callInt(s.lib.step, s.p)
+	if rc == sqliteMisuse && s.halted {
+		// A build with SQLITE_OMIT_AUTORESET: reset by hand, once.
+		s.call(s.lib.reset, s.p)
+		rc = s.callInt(s.lib.step, s.p)
 	}
-	s.call(s.lib.reset, s.p)
-	return nil
+	switch rc {
+	case sqliteDone:
+		s.halted = true
+		return nil
+	case sqliteRow:
+		s.call(s.lib.reset, s.p)
+		s.halted = false
+		return nil
+	}
+	return s.fail(rc, "exec")
 }
 
 func (s *systemStmt) runRow(id int64, payload []byte) error {
+	if s.halted {
+		s.call(s.lib.reset, s.p) // binding needs a statement that is reset
+		s.halted = false
+	}
 	if rc := s.callInt(s.lib.bindInt64, s.p, 1, uintptr(id)); rc != sqliteOK {
 		return s.fail(rc, "bind ?1 of")
 	}
@@ -380,6 +404,7 @@ func (s *systemStmt) copyBlob(payload []byte) error {
 func (s *systemStmt) fail(rc int32, op string) error {
 	err := s.lib.sqliteErr(s.db, rc, fmt.Sprintf("%s %q", op, s.sql))
 	s.call(s.lib.reset, s.p)
+	s.halted = false
 	return err
 }
 
