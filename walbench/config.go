@@ -120,7 +120,7 @@ func (c Config) checkBlock(bs int64) error {
 	}
 	for _, l := range c.Layouts {
 		if need := c.capacityNeeded(bs); l.FixedSize() && need > c.FileSize {
-			return fmt.Errorf("%s at %s needs %s for --warmup %d + --iterations %d (%d records of %d bytes, headers included%s), more than --file-size %s: a %s segment never grows or wraps; raise --file-size to %s or write fewer records",
+			return fmt.Errorf("%s at %s needs %s for --warmup %d + --iterations %d (%d records of %d bytes, headers included%s), more than --file-size %s: %s segments never grow or wrap; raise --file-size to %s or write fewer records",
 				l, size, units.FormatSize(need), c.Warmup, c.Iterations, c.Warmup+c.Iterations, bs, c.paddingNote(),
 				units.FormatSize(c.FileSize), l, units.FormatSize(roundUp64(need, 1<<20)))
 		}
@@ -145,6 +145,25 @@ func (c Config) SegmentSize(bs int64) int64 {
 		return c.FileSize
 	}
 	return roundUp64(int64(c.Warmup+c.Iterations)*bs, DefaultAlignment)
+}
+
+// DiskNeeded returns the most bytes the run holds on disk at once: one
+// case-round's log, the largest, since each is removed when read back; or,
+// when the run keeps its files, every case-round's log.
+func (c Config) DiskNeeded(keep bool) int64 {
+	var most, all int64
+	for _, cs := range c.cases() {
+		need := c.capacityNeeded(cs.BlockSize)
+		if cs.Layout.FixedSize() {
+			need = cs.SegmentSize
+		}
+		most = max(most, need)
+		all += need * int64(c.Rounds)
+	}
+	if keep {
+		return all
+	}
+	return most
 }
 
 func (c Config) hasDirect() bool {

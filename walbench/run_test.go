@@ -195,3 +195,18 @@ func TestKnee(t *testing.T) {
 		t.Errorf("knee %q, want %q", got, want)
 	}
 }
+
+func TestDiskNeeded(t *testing.T) {
+	cfg := smallConfig() // 3 layouts × 2 I/O modes × 2 writer counts, 2 rounds, 1M segments
+	if got := cfg.DiskNeeded(false); got != 1<<20 {
+		t.Errorf("one log at a time: %d bytes, want the 1M segment", got)
+	}
+	// Kept: 8 fixed-size logs of 1M and 4 append logs of 48 × 4K, twice.
+	if got, want := cfg.DiskNeeded(true), int64(2*(8<<20+4*48*4096)); got != want {
+		t.Errorf("kept: %d bytes, want %d", got, want)
+	}
+	cfg.FileSize = 0 // the size sweep: each segment holds its records exactly
+	if got := cfg.DiskNeeded(false); got != 48*4096 {
+		t.Errorf("size sweep: %d bytes, want %d", got, 48*4096)
+	}
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/durabench/durabench/internal/results"
+)
+
+func TestWALRefusesBadInput(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "measure")
+	os.Mkdir(dir, 0o755)
+	existingOut := filepath.Join(base, "old-results")
+	os.Mkdir(existingOut, 0o755)
+	ok := []string{"--dir", dir, "--iterations", "20", "--warmup", "4", "--rounds", "1", "--file-size", "1M"}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown layout", []string{"--layouts", "append,sparse"}, `--layouts: file state "sparse": use one of append, fallocate, initialized`},
+		{"unknown I/O mode", []string{"--io-modes", "mmap"}, `--io-modes: I/O mode "mmap": use buffered or direct`},
+		{"method without a sync call", []string{"--methods", "fdatasync,dsync"}, "--methods dsync: the log writer makes its own sync call"},
+		{"block not a multiple of 8", []string{"--block-sizes", "4001"}, "block size 4001: a record is one block"},
+		{"over fixed capacity", []string{"--layouts", "append,initialized", "--iterations", "100"}, "initialized at 16K needs 1664K for --warmup 4 + --iterations 100 (104 records of 16384 bytes, headers included, the last direct write padded to 4096), more than --file-size 1M: initialized segments never grow or wrap; raise --file-size to 2M or write fewer records"},
+		{"direct file size off the alignment", []string{"--file-size", "1000000"}, "--file-size 1000000 is not a multiple of 4096"},
+		{"sync-every with writers", []string{"--sync-every", "4", "--writers", "1,8"}, "use one or the other"},
+		{"sync-every not dividing", []string{"--sync-every", "3"}, "multiples of --sync-every 3"},
+		{"bad writers", []string{"--writers", "1,many"}, `--writers: "many" is not a whole number`},
+		{"too many writers", []string{"--writers", "2000"}, "--writers 2000: use 1 to 1024"},
+		{"sweep with block sizes", []string{"--size-sweep", "32K,64K", "--block-sizes", "16K"}, "drop --block-sizes"},
+		{"sweep with file size", []string{"--size-sweep", "32K", "--file-size", "2M"}, "drop --file-size"},
+		{"more than the disk", []string{"--layouts", "fallocate", "--file-size", "1000T"}, "not enough free space"},
+		{"existing out", []string{"--out", existingOut}, "exists already: results are never overwritten"},
+		{"stray argument", []string{"now"}, `unexpected arguments ["now"]`},
+	}
+	before := listing(t, base)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append(append([]string{"wal"}, ok...), tt.args...)
+			_, stderr, code := durabench(t, args...)
+			if code != 2 {
+				t.Errorf("exit status %d, want 2; stderr: %s", code, stderr)
+			}
+			if !strings.Contains(stderr, tt.want) {
+				t.Errorf("stderr %q does not say %q", stderr, tt.want)
+			}
+			if after := listing(t, base); strings.Join(after, "\n") != strings.Join(before, "\n") {
+				t.Errorf("refused input touched files: before %q, after %q", before, after)
+			}
+		})
+	}
+}
+
+func TestWALRunsAndReadsBack(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(t.TempDir(), "run1")
+	stdout, stderr, code := durabench(t, "wal", "--dir", dir, "--out", out, "--layouts", "append,initialized",
+		"--block-sizes", "4K", "--io-modes", "buffered,direct", "--methods", "fdatasync",
+		"--iterations", "32", "--warmup", "4", "--rounds", "2", "--file-size", "1M", "--writers", "1,4")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"Commit latency", "mean commit", "verified 72 records", "1048576 → 1048576", "0 → 147456",
+		"Group-commit curve: initialized 4K direct fdatasync", "of peak at p99", "Environment"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, stdout)
+		}
+	}
+	if n := strings.Count(stderr, "verified 36 records"); n != 2*2*2*2 {
+		t.Errorf("%d progress lines say every record was verified, want one per case and round (16):\n%s", n, stderr)
+	}
+	f, err := os.Open(filepath.Join(out, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := results.ReadJSONL(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 8*3 {
+		t.Errorf("%d records, want 8 cases × (2 rounds + pooled)", len(recs))
+	}
+	for _, r := range recs {
+		if r.Experiment != "wal" || r.Params.Get("layout") == "" || r.OpsPerSec <= 0 {
+			t.Errorf("record %+v lacks its experiment, case or rate", r)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("the run left %d entries in --dir", len(entries))
+	}
+}
