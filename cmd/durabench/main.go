@@ -30,6 +30,9 @@ var commands = []command{
 	{"env", "print the environment a run records: OS, file system, device, cache, VM", runEnv},
 	{"neighbor", "time a small sync while another process has unsynced data of its own", runNeighbor},
 	{"trace", "run a command and count its sync, fcntl and write calls, by file", runTrace},
+
+	// Internal roles (no summary: not listed, not for users).
+	{"__count-sync", "", runCountSync},
 }
 
 func main() {
@@ -90,7 +93,9 @@ func printOverview(w *os.File) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+		if !c.hidden() {
+			fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+		}
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'durabench COMMAND --help' for a command's flags and examples.")
