@@ -27,6 +27,7 @@ var commands = []command{
 	{"suite", "a quick tour of the disk under --dir (default .): environment and every sync method", runSuite},
 	{"sync", "time write + sync for every sync method, file state and size", runSync},
 	{"wal", "time a write-ahead log: layouts, buffered or direct I/O, group commit, read-back", runWAL},
+	{"sqlite", "time SQLite commits per engine across journal_mode, synchronous and fullfsync", runSQLite},
 	{"env", "print the environment a run records: OS, file system, device, cache, VM", runEnv},
 	{"neighbor", "time a small sync while another process has unsynced data of its own", runNeighbor},
 	{"trace", "run a command and count its sync, fcntl and write calls, by file", runTrace},

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/durabench/durabench/drivers"
+	"github.com/durabench/durabench/fixtures"
+	"github.com/durabench/durabench/internal/envinfo"
+	"github.com/durabench/durabench/sqlitebench"
+)
+
+const sqliteSynopsis = `sqlite --dir DIR [flags]
+
+Times single-row SQLite commits (BEGIN; INSERT; COMMIT through reused
+prepared statements) across journal_mode × synchronous × fullfsync
+(× checkpoint_fullfsync), for each SQLite engine: modernc (pure Go), mattn
+(cgo, the public amalgamation) and system (the platform's libsqlite3,
+loaded at run time). Each case and round gets a fresh database in a new
+child directory of --dir, on one connection whose pragmas are set and read
+back; the figures stand under the values SQLite reports, and a case that did
+not run as asked is marked. After each case the rows are counted.
+
+The report starts with what each engine gives a user who sets nothing (they
+differ: mattn's driver sets synchronous=NORMAL), then per engine the
+reference's table: rows journal × synchronous, columns fullfsync, commits/s
+with p99, and what each row risks if the app, the OS or the power fails.`
+
+const sqliteExamples = `  # Every engine, journal mode, synchronous level and fullfsync (about 10 minutes)
+  durabench sqlite --dir /data
+
+  # The macOS reference's rows, 2,000 commits each, as it ran them
+  durabench sqlite --dir /data --journal-modes wal,delete --synchronous normal,full \
+      --commits 2000 --warmup 100
+
+  # Apple's system SQLite against a Homebrew build (checkpoint_fullfsync as each has it, then on)
+  durabench sqlite --dir /data --engines system --sqlite-lib /opt/homebrew/opt/sqlite/lib/libsqlite3.dylib \
+      --checkpoint-fullfsync default,1
+
+  # Group commit inside SQLite: 100 rows per transaction
+  durabench sqlite --dir /data --journal-modes wal --synchronous full --rows-per-commit 100
+
+  # Keep every figure: CSV, JSON Lines and Go benchmark format for benchstat
+  durabench sqlite --dir /data --out results/sqlite1`
+
+// sqliteFlags are durabench sqlite's own flags, as given.
+type sqliteFlags struct {
+	engines, journalModes, synchronous, fullfsync, checkpointFullFsync, sqliteLib string
+	commits, warmup, rounds, rowsPerCommit, rowBytes                              int
+}
+
+func runSQLite(args []string) error {
+	fs := newFlags("sqlite", sqliteSynopsis, sqliteExamples)
+	var o outputFlags
+	var f sqliteFlags
+	addOutputFlags(fs, &o)
+	fs.StringVar(&f.engines, "engines", "", "engines to run: "+strings.Join(drivers.Names(), ", ")+" (default: every one this build and machine can run)")
+	fs.StringVar(&f.journalModes, "journal-modes", strings.Join(sqlitebench.JournalModes, ","), "journal modes")
+	fs.StringVar(&f.synchronous, "synchronous", strings.Join(sqlitebench.SynchronousLevels, ","), "synchronous levels")
+	fs.StringVar(&f.fullfsync, "fullfsync", "0,1", "fullfsync values (F_FULLFSYNC on macOS; changes nothing elsewhere)")
+	fs.StringVar(&f.checkpointFullFsync, "checkpoint-fullfsync", sqlitebench.CheckpointDefault, "checkpoint_fullfsync values: default (left as the engine has it), 0, 1")
+	fs.IntVar(&f.commits, "commits", 500, "measured commits per case and round")
+	fs.IntVar(&f.warmup, "warmup", 50, "unmeasured commits before them, on the same connection")
+	fs.IntVar(&f.rounds, "rounds", 3, "rounds; each runs every case on a fresh database, and percentiles pool them")
+	fs.IntVar(&f.rowsPerCommit, "rows-per-commit", 1, "inserts per transaction")
+	fs.IntVar(&f.rowBytes, "row-bytes", 100, "bytes of each row's blob")
+	fs.StringVar(&f.sqliteLib, "sqlite-lib", "", "libsqlite3 for the system engine (default: the platform's own)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("unexpected arguments %q", fs.Args())
+	}
+	cfg, err := f.config()
+	if err != nil {
+		return err
+	}
+	if err := o.validate(); err != nil {
+		return err
+	}
+	if err := checkDir(o.dir); err != nil {
+		return err
+	}
+	for _, st := range cfg.Skipped {
+		fmt.Fprintf(os.Stderr, "durabench sqlite: not running %s: %s\n", st.Name, st.Reason)
+	}
+
+	env, err := envinfo.Collect(o.dir)
+	if err != nil {
+		return err
+	}
+	sink, err := openSink(&o, env)
+	if err != nil {
+		return err
+	}
+	run, err := fixtures.NewRun(o.dir, "sqlite", o.keep)
+	if err != nil {
+		return err
+	}
+	defer run.Close()
+	out, err := sqlitebench.Run(run, cfg, progress)
+	if err != nil {
+		return err
+	}
+	recs := sqlitebench.Records(cfg, out, env.ID)
+	if err := sink.emit(recs, func(w io.Writer) error { return sqlitebench.Report(w, cfg, out) }); err != nil {
+		return err
+	}
+	return sink.close()
+}
+
+// config turns the flags into a validated sqlitebench.Config, with the
+// engines this build and machine can run; every error is refused input.
+func (f sqliteFlags) config() (sqlitebench.Config, error) {
+	cfg := sqlitebench.Config{SystemLib: f.sqliteLib, Commits: f.commits, Warmup: f.warmup, Rounds: f.rounds,
+		RowsPerCommit: f.rowsPerCommit, RowBytes: f.rowBytes}
+	var asked []string
+	var err error
+	if strings.TrimSpace(f.engines) != "" {
+		if asked, err = sqlitebench.ParseEngines(f.engines); err != nil {
+			return cfg, asUsage(err)
+		}
+	}
+	if cfg.JournalModes, err = sqlitebench.ParseJournalModes(f.journalModes); err != nil {
+		return cfg, asUsage(err)
+	}
+	if cfg.Synchronous, err = sqlitebench.ParseSynchronous(f.synchronous); err != nil {
+		return cfg, asUsage(err)
+	}
+	if cfg.FullFsync, err = sqlitebench.ParseFullFsync(f.fullfsync); err != nil {
+		return cfg, asUsage(err)
+	}
+	if cfg.CheckpointFullFsync, err = sqlitebench.ParseCheckpointFullFsync(f.checkpointFullFsync); err != nil {
+		return cfg, asUsage(err)
+	}
+	sel, err := sqlitebench.SelectEngines(asked, f.sqliteLib)
+	if err != nil {
+		return cfg, asUsage(err)
+	}
+	cfg.Engines, cfg.Skipped = sel.Names, sel.Skipped
+	return cfg, asUsage(cfg.Validate())
+}
