@@ -103,3 +103,33 @@ func TestNeighborRoleIsHidden(t *testing.T) {
 		t.Errorf("the role with bad arguments: exit %d, %q", code, stderr)
 	}
 }
+
+// TestNeighborPreSyncSaysSo: the flawed variant is named in the report and
+// in every record, so it can never pass for the clean one.
+func TestNeighborPreSyncSaysSo(t *testing.T) {
+	stdout, stderr, code := durabench(t, "neighbor", "--dir", t.TempDir(), "--pre-sync", "--mode", "backlog",
+		"--methods", "fdatasync", "--backlogs", "1M", "--trials", "1", "--format", "jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	recs, err := results.ReadJSONL(strings.NewReader(stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want a trial and a pooled one", len(recs))
+	}
+	for _, r := range recs {
+		if r.Params.Get("variant") != "pre-sync" {
+			t.Errorf("record %v does not name the pre-sync variant", r.Params)
+		}
+		if _, ok := r.Metrics["presync_ns"]; !ok && r.Round != results.PooledRound {
+			t.Errorf("trial record lacks the untimed sync's time: %v", r.Metrics)
+		}
+	}
+	stdout, _, code = durabench(t, "neighbor", "--dir", t.TempDir(), "--pre-sync", "--mode", "backlog",
+		"--methods", "fdatasync", "--backlogs", "1M", "--trials", "1")
+	if code != 0 || !strings.Contains(stdout, "Variant: PRE-SYNC (flawed on purpose)") || !strings.Contains(stdout, "untimed pre-sync") {
+		t.Errorf("pre-sync report: exit %d\n%s", code, stdout)
+	}
+}
