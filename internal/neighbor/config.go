@@ -43,9 +43,9 @@ type Config struct {
 
 // hooks let tests watch and replace what the run does at its boundaries.
 type hooks struct {
-	sync      func(f *syscalls.File, m syscalls.Method) error // the probe's sync; nil: f.Sync(m)
-	freeSpace FreeSpaceFunc                                   // nil: FreeSpace
-	event     func(name string)                               // told of each step of a cell; nil: nothing
+	sync      syncFunc          // the probe's sync; nil: f.Sync(m)
+	freeSpace FreeSpaceFunc     // nil: FreeSpace
+	event     func(name string) // told of each step of a cell; nil: nothing
 }
 
 // BacklogConfig is one backlog-mode run.
