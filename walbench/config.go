@@ -17,7 +17,7 @@ type Config struct {
 	Layouts []fixtures.State
 	// BlockSizes are record sizes on disk: each record is one block, a
 	// 24-byte header and the rest payload, so that a 16K record is a 16 KiB
-	// write, as in the reference. Multiples of 8, at least minBlock.
+	// write, as in the reference. Multiples of 8, at least 40 bytes.
 	BlockSizes []int64
 	IOModes    []IOMode
 	Methods    []syscalls.Method
