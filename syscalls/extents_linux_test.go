@@ -97,3 +97,27 @@ func TestDropCacheAndDirect(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestDirectIOAlignment(t *testing.T) {
+	f, err := OpenFile(filepath.Join(extentDir(t), "dio"), os.O_RDWR|os.O_CREATE|DirectOpenFlag, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	mem, off, err := DirectIOAlignment(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mem == 0 && off == 0 {
+		t.Skip("this kernel or file system does not report direct-I/O alignment")
+	}
+	for _, n := range []int{mem, off} {
+		if n <= 0 || n&(n-1) != 0 || n > 4096 {
+			t.Errorf("alignment %d is not a power of two up to 4096", n)
+		}
+	}
+	// A write aligned as reported must succeed.
+	if err := f.Pwrite(AlignedBuffer(max(mem, off), max(mem, off)), 0); err != nil {
+		t.Errorf("write aligned to the reported %d/%d: %v", mem, off, err)
+	}
+}

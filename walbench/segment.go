@@ -65,7 +65,7 @@ func setDirect(f *syscalls.File, align int) error {
 	if err := syscalls.SetDirect(f); err != nil {
 		return fmt.Errorf("walbench: %w", err)
 	}
-	mem, off, err := dioAlignment(f)
+	mem, off, err := syscalls.DirectIOAlignment(f)
 	if err != nil {
 		return fmt.Errorf("walbench: %w", err)
 	}

@@ -1,21 +1,19 @@
 //go:build linux
 
-package walbench
+package syscalls
 
 import (
 	"errors"
 	"fmt"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/durabench/durabench/syscalls"
 )
 
-// dioAlignment asks the file system what direct I/O on f needs (statx
-// STATX_DIOALIGN, Linux 6.1+): the alignment of buffer addresses and of file
-// offsets and lengths. It returns zeros when the kernel does not say (older
-// kernels); a misaligned write then fails with EINVAL instead.
-func dioAlignment(f *syscalls.File) (mem, off int, err error) {
+// DirectIOAlignment asks the file system what direct I/O on f needs (statx
+// STATX_DIOALIGN, Linux 6.1+): the alignment of buffer addresses (mem) and of
+// file offsets and lengths (off). It returns zeros when the kernel does not
+// say (older kernels); a misaligned write then fails with EINVAL instead.
+func DirectIOAlignment(f *File) (mem, off int, err error) {
 	var st unix.Statx_t
 	err = unix.Statx(f.Fd, "", unix.AT_EMPTY_PATH, unix.STATX_DIOALIGN, &st)
 	if errors.Is(err, unix.ENOSYS) {
