@@ -9,6 +9,7 @@ package sqlitebench
 import (
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"slices"
 	"strconv"
@@ -162,8 +163,8 @@ func askedPhrase(s drivers.Settings) string {
 // and the checked row count. A value that differs from the one asked is
 // marked with "*".
 func detail(w io.Writer, res []Result) error {
-	t := results.NewTable("engine", "journal", "synchronous", "fullfsync", "checkpoint_fullfsync", "commits/s", "p50", "p99", "p99.9", "max", "allocs/commit", "rows checked", "notes")
-	t.Title = "Per case (the settings as SQLite reported them; * where they differ from what was asked)"
+	t := results.NewTable("engine", "journal", "synchronous", "fullfsync", "checkpoint_fullfsync", "commits/s", "slowest–fastest round", "p50", "p99", "p99.9", "max", "allocs/commit", "rows checked", "notes")
+	t.Title = "Per case (the settings as SQLite reported them; * where they differ from what was asked; rounds far apart mean the machine was disturbed)"
 	for _, r := range res {
 		row := []string{r.Engine}
 		for _, p := range pragmaFields {
@@ -177,12 +178,26 @@ func detail(w io.Writer, res []Result) error {
 		for _, rd := range r.Rounds {
 			rows += rd.Rows
 		}
-		row = append(row, results.FormatRate(r.CommitsPerSec()), results.FormatDuration(r.Total.P50),
+		row = append(row, results.FormatRate(r.CommitsPerSec()), roundSpread(r.Rounds), results.FormatDuration(r.Total.P50),
 			results.FormatDuration(r.Total.P99), results.FormatDuration(r.Total.P999), results.FormatDuration(r.Total.Max),
 			strconv.FormatFloat(r.AllocsPerCommit, 'f', 1, 64), strconv.FormatInt(rows, 10), strings.Join(r.Notes, "; "))
 		t.AddRow(row...)
 	}
 	return t.Render(w)
+}
+
+// roundSpread is the slowest and the fastest round's commits/s:
+// "2,056–9,078 /s".
+func roundSpread(rounds []Round) string {
+	if len(rounds) == 0 {
+		return ""
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, rd := range rounds {
+		v := perSec(float64(rd.Samples), rd.Wall)
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return strings.TrimSuffix(results.FormatRate(lo), " /s") + "–" + results.FormatRate(hi)
 }
 
 // builds writes each engine's build: where it comes from, its source id,

@@ -85,3 +85,13 @@ func TestRiskOf(t *testing.T) {
 		t.Errorf("wal/normal: %+v", RiskOf("wal", "normal"))
 	}
 }
+
+func TestRoundSpread(t *testing.T) {
+	rounds := []Round{{Samples: 500, Wall: 55e6}, {Samples: 500, Wall: 243e6}, {Samples: 500, Wall: 50e6}}
+	if got, want := roundSpread(rounds), "2,058–10,000 /s"; got != want {
+		t.Errorf("roundSpread = %q, want %q", got, want)
+	}
+	if got := roundSpread(nil); got != "" {
+		t.Errorf("roundSpread(nil) = %q", got)
+	}
+}
