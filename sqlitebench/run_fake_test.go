@@ -207,19 +207,6 @@ func TestRunRefusesLostRows(t *testing.T) {
 	}
 }
 
-func TestRunHarnessAddsNoAllocations(t *testing.T) {
-	out, err := runWith(newRun(t), smallConfig("modernc"), nil, (&fakeEngine{}).lookup)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs := Records(smallConfig("modernc"), out, "env1")
-	for _, rec := range recs {
-		if a := rec.Metrics["allocs_per_commit"]; a != 0 {
-			t.Errorf("%s round %s: %v allocations per commit through a fake engine, want 0", rec.Params, rec.Round, a)
-		}
-	}
-}
-
 func TestMismatchesIgnoreDefaultCheckpoint(t *testing.T) {
 	asked := drivers.Settings{JournalMode: "wal", Synchronous: "full", FullFsync: "1", CheckpointFullFsync: CheckpointDefault}
 	got := drivers.Settings{JournalMode: "wal", Synchronous: "normal", FullFsync: "1", CheckpointFullFsync: "1"}

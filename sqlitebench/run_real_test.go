@@ -64,6 +64,11 @@ func TestRunEveryCombination(t *testing.T) {
 		if got := r.Rounds[0].Rows; got != 8 {
 			t.Errorf("%s: %d rows checked, want 8", r.Name(), got)
 		}
+		// The database/sql drivers allocate at least 7 times per commit
+		// (mattn; modernc 10): the count must see them.
+		if r.Engine != "system" && r.AllocsPerCommit < 7 {
+			t.Errorf("%s: %v allocations per commit counted, want the driver's 7 or more", r.Name(), r.AllocsPerCommit)
+		}
 	}
 	for _, rec := range Records(cfg, out, "env1") {
 		for _, p := range rec.Params {
