@@ -95,3 +95,14 @@ func TestRoundSpread(t *testing.T) {
 		t.Errorf("roundSpread(nil) = %q", got)
 	}
 }
+
+func TestCaveats(t *testing.T) {
+	r := Result{Effective: drivers.Settings{JournalMode: "wal", Synchronous: "full", FullFsync: "1", CheckpointFullFsync: "0"}}
+	want := []string{"fullfsync=1 changes no system call on linux: SQLite uses F_FULLFSYNC only where it exists (macOS)"}
+	if got := caveats(r, "linux"); !slices.Equal(got, want) {
+		t.Errorf("caveats(linux) = %q, want %q", got, want)
+	}
+	if got := caveats(r, "darwin"); got != nil {
+		t.Errorf("caveats(darwin) = %q, want none: F_FULLFSYNC exists there", got)
+	}
+}
