@@ -51,7 +51,7 @@ const syncExamples = `  # The reference table: every method, overwrite and appen
 type syncFlags struct {
 	workloads, blockSizes, methods, fileSize, order, threads, maxCaseBytes string
 	iterations, warmup, rounds, syncEvery                                  int
-	staircase, countSyscalls                                               bool
+	staircase, histogram, countSyscalls                                    bool
 }
 
 func runSync(args []string) error {
@@ -71,6 +71,7 @@ func runSync(args []string) error {
 	fs.StringVar(&f.order, "order", "sequential", "sequential (a file per method) or interleaved (methods round-robin on one file)")
 	fs.StringVar(&f.threads, "threads", "1", "thread counts, e.g. 1,2,4; each thread syncs its own file")
 	fs.BoolVar(&f.staircase, "staircase", false, "report the share of samples within 100 µs of a whole millisecond")
+	fs.BoolVar(&f.histogram, "histogram", false, "print each case's latency histogram (1-2-5 buckets per decade)")
 	fs.BoolVar(&f.countSyscalls, "count-syscalls", false, "after timing, run each case again under ptrace (Linux) and count syncs, writes and device flushes per write")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -122,7 +123,8 @@ func runSync(args []string) error {
 // config turns the flags into a validated syncbench.Config; every error is
 // refused input.
 func (f syncFlags) config() (syncbench.Config, error) {
-	cfg := syncbench.Config{Iterations: f.iterations, Warmup: f.warmup, Rounds: f.rounds, SyncEvery: f.syncEvery, Staircase: f.staircase}
+	cfg := syncbench.Config{Iterations: f.iterations, Warmup: f.warmup, Rounds: f.rounds, SyncEvery: f.syncEvery,
+		Staircase: f.staircase, Histogram: f.histogram}
 	var err error
 	if cfg.Workloads, err = syncbench.ParseWorkloads(f.workloads); err != nil {
 		return cfg, asUsage(err)

@@ -118,6 +118,7 @@ type Config struct {
 	Order        Order
 	Threads      []int // thread counts; each thread syncs its own file
 	Staircase    bool  // add the 1 ms staircase analysis
+	Histogram    bool  // add each case's latency histogram
 	// Marks, if set, is told when each measured stretch starts and ends
 	// (outside the timed interval). Only counting passes set it; it needs a
 	// single thread.

@@ -50,6 +50,9 @@ func Report(w io.Writer, cfg Config, res []Result, counts []Count) error {
 			return err
 		}
 	}
+	if cfg.Histogram {
+		histograms(w, res)
+	}
 	if len(counts) > 0 {
 		fmt.Fprintln(w)
 		if err := CountReport(w, cfg, counts); err != nil {
@@ -190,6 +193,14 @@ func staircase(w io.Writer, res []Result) error {
 			strconv.Itoa(s.N), strconv.Itoa(s.Considered), results.FormatDuration(r.Total.P50), share, chance, staircaseReading(s))
 	}
 	return t.Render(w)
+}
+
+// histograms prints each case's latency histogram over all its samples.
+func histograms(w io.Writer, res []Result) {
+	for _, r := range res {
+		fmt.Fprintf(w, "\nHistogram of write + sync: %s %s %s, threads %d, %d samples\n%s",
+			r.Workload, units.FormatSize(r.BlockSize), r.Method, r.Threads, r.Histogram.N, r.Histogram)
+	}
 }
 
 func percent(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) + " %" }

@@ -48,7 +48,7 @@ func TestReportLayout(t *testing.T) {
 	cfg.Workloads = []Workload{Overwrite, Append}
 	cfg.BlockSizes = []int64{4096, 1 << 20}
 	cfg.MaxCaseBytes = 8 << 20
-	cfg.Staircase = true
+	cfg.Staircase, cfg.Histogram = true, true
 	res, err := Run(newRun(t), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -66,6 +66,7 @@ func TestReportLayout(t *testing.T) {
 		"Per case (means;",
 		"fdatasync        fdatasync(2)",
 		"Staircase: do syncs complete on a 1 ms tick?",
+		"Histogram of write + sync: append 1M dsync, threads 1, 16 samples\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
