@@ -120,6 +120,7 @@ type tail struct {
 	buf []byte
 }
 
+// Write keeps p, dropping the oldest bytes past max.
 func (t *tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -130,6 +131,7 @@ func (t *tail) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// String returns the bytes kept.
 func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
