@@ -39,10 +39,10 @@ The neighbour is bounded by size, by free space less a margin (checked before
 anything is written), and by --neighbor-timeout; it dies with this process
 and removes its files on every exit path.`
 
-const neighborExamples = `  # The reference's backlog table: fsync and fdatasync behind 0, 256 MB and 1 GB
+const neighborExamples = `  # The reference's backlog table: fsync and fdatasync behind 0, 256 MiB and 1 GiB
   durabench neighbor --dir /data --mode backlog --backlogs 0,256M,1G --trials 9
 
-  # The stream table: 5 s of syncs next to a writer at 0, 100 MB/s, 500 MB/s and flat out
+  # The stream table: 5 s of syncs next to a writer at 0, 100 MiB/s, 500 MiB/s and flat out
   durabench neighbor --dir /data --mode stream --rates 0,100M,500M,max --duration 5s
 
   # The trap: an untimed sync before the clock, to compare with the clean run
