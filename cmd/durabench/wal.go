@@ -5,7 +5,6 @@ import (
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
-	"github.com/durabench/durabench/internal/neighbor"
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/syscalls"
 	"github.com/durabench/durabench/walbench"
@@ -96,7 +95,7 @@ func runWAL(args []string) error {
 	if err := checkDir(o.dir); err != nil {
 		return err
 	}
-	if err := neighbor.CheckSpace(o.dir, cfg.DiskNeeded(o.keep), "this run's largest log", nil); err != nil {
+	if err := fixtures.CheckSpace(o.dir, cfg.DiskNeeded(o.keep), "this run's largest log", nil); err != nil {
 		return asUsage(err)
 	}
 

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/syscalls"
 )
 
@@ -54,19 +55,19 @@ func ServeChild(args []string, in io.Reader, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	err = serveChild(c, in, out, FreeSpace)
+	err = serveChild(c, in, out, syscalls.FreeSpace)
 	// The parent may be gone: reporting err on a closed stderr must not
 	// kill the process with SIGPIPE.
 	signal.Ignore(syscall.SIGPIPE)
 	return err
 }
 
-func serveChild(c childConfig, in io.Reader, out io.Writer, free FreeSpaceFunc) (err error) {
+func serveChild(c childConfig, in io.Reader, out io.Writer, free fixtures.FreeSpaceFunc) (err error) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, exitSignals...)
 	defer signal.Stop(sigs)
 
-	if err := CheckSpace(filepath.Dir(c.Dir), c.need(), "the neighbour's file", free); err != nil {
+	if err := fixtures.CheckSpace(filepath.Dir(c.Dir), c.need(), "the neighbour's file", free); err != nil {
 		return err
 	}
 	if err := os.Mkdir(c.Dir, 0o755); err != nil {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/durabench/durabench/syscalls"
 )
 
 // servedChild is a neighbour running in this process, talked to through
@@ -27,7 +29,7 @@ func serveInProcess(t *testing.T, c childConfig) *servedChild {
 	outR, outW := io.Pipe()
 	s := &servedChild{cmds: inW, replies: bufio.NewReader(outR), done: make(chan error, 1)}
 	go func() {
-		err := serveChild(c, inR, outW, FreeSpace)
+		err := serveChild(c, inR, outW, syscalls.FreeSpace)
 		outW.Close()
 		s.done <- err
 	}()

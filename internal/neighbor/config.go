@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/syscalls"
 )
@@ -43,9 +44,9 @@ type Config struct {
 
 // hooks let tests watch and replace what the run does at its boundaries.
 type hooks struct {
-	sync      syncFunc          // the probe's sync; nil: f.Sync(m)
-	freeSpace FreeSpaceFunc     // nil: FreeSpace
-	event     func(name string) // told of each step of a cell; nil: nothing
+	sync      syncFunc               // the probe's sync; nil: f.Sync(m)
+	freeSpace fixtures.FreeSpaceFunc // nil: syscalls.FreeSpace
+	event     func(name string)      // told of each step of a cell; nil: nothing
 }
 
 // BacklogConfig is one backlog-mode run.

@@ -5,43 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/syscalls"
 )
 
 // fakeFree returns a free-space function that reports free bytes and counts
 // its calls.
-func fakeFree(free uint64, calls *int) FreeSpaceFunc {
+func fakeFree(free uint64, calls *int) fixtures.FreeSpaceFunc {
 	return func(string) (uint64, error) { *calls++; return free, nil }
-}
-
-func TestCheckSpaceMargin(t *testing.T) {
-	var calls int
-	for _, tt := range []struct {
-		free uint64
-		need int64
-		ok   bool
-	}{
-		{4 << 30, 3 << 30, true},       // margin 1 GiB: 3 GiB may be used
-		{4 << 30, 3<<30 + 1, false},    // one byte over
-		{100 << 30, 90 << 30, true},    // margin 10 GiB
-		{100 << 30, 90<<30 + 1, false}, // one byte over
-		{512 << 20, 0, true},           // nothing asked
-		{512 << 20, 1, false},          // less free than the margin: nothing may be used
-	} {
-		err := CheckSpace("/d", tt.need, "--backlogs", fakeFree(tt.free, &calls))
-		if (err == nil) != tt.ok {
-			t.Errorf("free %d, need %d: %v, want ok=%v", tt.free, tt.need, err, tt.ok)
-		}
-		if err != nil && !errors.Is(err, ErrNoSpace) {
-			t.Errorf("free %d, need %d: %v does not wrap ErrNoSpace", tt.free, tt.need, err)
-		}
-	}
-	err := CheckSpace("/data", 8<<30, "--backlogs 8G", fakeFree(4<<30, &calls))
-	for _, want := range []string{"/data", "--backlogs 8G needs 8.0 GiB", "4.0 GiB are free", "1.0 GiB of them untouched", "at most 3.0 GiB"} {
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("error %v does not say %q", err, want)
-		}
-	}
 }
 
 // TestOversizeBacklogRefusedBeforeWriting: with too little free space, the
@@ -53,7 +24,7 @@ func TestOversizeBacklogRefusedBeforeWriting(t *testing.T) {
 	cfg.hooks.freeSpace = fakeFree(2<<30, &calls) // 1 GiB may be used; 1 GiB + the probe is too much
 	cfg.hooks.event = func(name string) { t.Errorf("the run went as far as %q", name) }
 	_, err := RunBacklog(run, cfg, nil)
-	if !errors.Is(err, ErrNoSpace) {
+	if !errors.Is(err, fixtures.ErrNoSpace) {
 		t.Fatalf("RunBacklog = %v, want ErrNoSpace", err)
 	}
 	if calls != 1 {
@@ -65,7 +36,7 @@ func TestOversizeBacklogRefusedBeforeWriting(t *testing.T) {
 
 	scfg := StreamConfig{Config: testConfig(syscalls.Fsync), Rates: []Rate{RateMax}, Passes: 1, Duration: 1e9, FileSize: 1 << 30, MaxSamples: 1}
 	scfg.hooks = cfg.hooks
-	if _, err := RunStream(run, scfg, nil); !errors.Is(err, ErrNoSpace) {
+	if _, err := RunStream(run, scfg, nil); !errors.Is(err, fixtures.ErrNoSpace) {
 		t.Fatalf("RunStream = %v, want ErrNoSpace", err)
 	}
 	if names := entries(t, run.Dir); len(names) != 0 {
@@ -80,7 +51,7 @@ func TestNeighbourRefusesOversizeBacklog(t *testing.T) {
 	var calls int
 	c := childConfig{Mode: modeBacklog, Dir: parent + "/n", Bytes: 2 << 30, Timeout: 1e9}
 	err := serveChild(c, strings.NewReader(""), new(strings.Builder), fakeFree(2<<30, &calls))
-	if !errors.Is(err, ErrNoSpace) {
+	if !errors.Is(err, fixtures.ErrNoSpace) {
 		t.Fatalf("serveChild = %v, want ErrNoSpace", err)
 	}
 	if names := entries(t, parent); len(names) != 0 {
