@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/durabench/durabench/drivers"
+	"github.com/durabench/durabench/internal/syscount"
 )
 
 // CheckpointDefault, as a checkpoint_fullfsync value, means "leave it as
@@ -45,6 +46,10 @@ type Config struct {
 	Rounds        int // fresh database per case and round; percentiles pool the rounds
 	RowsPerCommit int // inserts per transaction
 	RowBytes      int // payload of each row, a blob
+
+	// Marks, if set, is told where each round's timed commits start and
+	// end, just outside the timed interval. Only counting passes set it.
+	Marks syscount.Marker `json:"-"`
 }
 
 // ErrConfig is wrapped by every error Validate and the Parse functions

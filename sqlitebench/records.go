@@ -1,6 +1,7 @@
 package sqlitebench
 
 import (
+	"maps"
 	"runtime"
 	"slices"
 	"strconv"
@@ -28,7 +29,8 @@ func (r Result) Params(cfg Config) results.Params {
 }
 
 // Records turns an outcome into one record per round and one pooled record
-// per case, all tied to the run's environment record envID.
+// per case, all tied to the run's environment record envID. A case's
+// pooled record also carries its counting pass, if the outcome has one.
 func Records(cfg Config, out Outcome, envID string) []results.Record {
 	var recs []results.Record
 	for _, r := range out.Results {
@@ -53,7 +55,7 @@ func Records(cfg Config, out Outcome, envID string) []results.Record {
 		for _, rd := range r.Rounds {
 			rows += rd.Rows
 		}
-		recs = append(recs, results.Record{
+		pooled := results.Record{
 			Experiment: "sqlite",
 			Params:     params,
 			Round:      results.PooledRound,
@@ -64,7 +66,13 @@ func Records(cfg Config, out Outcome, envID string) []results.Record {
 			Metrics:    map[string]float64{"allocs_per_commit": r.AllocsPerCommit, "rows_checked": float64(rows)},
 			Notes:      notes,
 			Env:        envID,
-		})
+		}
+		for _, c := range out.Counts {
+			if c.Case == r.Case {
+				maps.Copy(pooled.Metrics, countMetrics(c))
+			}
+		}
+		recs = append(recs, pooled)
 	}
 	return recs
 }

@@ -44,8 +44,14 @@ func Report(w io.Writer, cfg Config, out Outcome) error {
 		return err
 	}
 	fmt.Fprintln(w)
+	if len(out.Counts) > 0 {
+		if err := CountReport(w, out); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
 	builds(w, out.Engines)
-	for _, warn := range Warnings(cfg, out, runtime.GOOS) {
+	for _, warn := range append(Warnings(cfg, out, runtime.GOOS), CountWarnings(out.Counts)...) {
 		fmt.Fprintf(w, "Warning: %s\n", warn)
 	}
 	return nil

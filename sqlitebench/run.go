@@ -37,6 +37,9 @@ func (c Case) Name() string {
 	return fmt.Sprintf("%s-%s-%s-ff%s-ckpt%s", c.Engine, a.JournalMode, a.Synchronous, a.FullFsync, a.CheckpointFullFsync)
 }
 
+// dbName is the file name of the case's database in round (from 0).
+func (c Case) dbName(round int) string { return fmt.Sprintf("%s-r%d.db", c.Name(), round+1) }
+
 // Round is one round of one case, on a database of its own.
 type Round struct {
 	Samples int
@@ -94,6 +97,9 @@ func perSec(x float64, ns int64) float64 {
 type Outcome struct {
 	Engines []EngineInfo
 	Results []Result
+	// Counts are the counting passes (CountAll), one per case in matrix
+	// order, or none.
+	Counts []Count
 }
 
 // Progress receives a line before each case of each round.
@@ -201,7 +207,7 @@ func (a *accumulator) note(format string, args ...any) {
 // runRound runs one round of the case on a fresh database: pragmas and
 // schema, warm-up, the timed commits, then the checks.
 func (a *accumulator) runRound(run *fixtures.Run, e engine, cfg Config, round int) (err error) {
-	path := run.Path(fmt.Sprintf("%s-r%d.db", a.c.Name(), round+1))
+	path := run.Path(a.c.dbName(round))
 	if !run.Kept() {
 		defer func() { err = errors.Join(err, removeDatabase(path)) }()
 	}
@@ -231,9 +237,15 @@ func (a *accumulator) runRound(run *fixtures.Run, e engine, cfg Config, round in
 	mark := a.samples.Len()
 	var m0, m1 runtime.MemStats
 	release := measure.Hold()
+	if cfg.Marks != nil {
+		cfg.Marks.Start()
+	}
 	runtime.ReadMemStats(&m0)
 	sp, err := stmts.commits(&next, cfg.Commits, cfg.RowsPerCommit, a.payload, a.samples)
 	runtime.ReadMemStats(&m1)
+	if cfg.Marks != nil {
+		cfg.Marks.Stop(cfg.Commits)
+	}
 	release()
 	if err != nil {
 		return err

@@ -1,0 +1,211 @@
+package sqlitebench
+
+// The counting passes (durabench sqlite --count-syscalls). Invariants:
+//   - Counting never shares a run with timing: each case runs once more, in
+//     a child process traced with ptrace, after the timing passes, and only
+//     counts come out of it.
+//   - The child runs the same round as a timing pass (fresh database,
+//     pragmas, schema, warm-up, commits, row check); the counting window
+//     holds only the timed commits (Config.Marks), so the schema, the
+//     pragmas and the warm-up are outside the counts.
+//   - Files are attributed by name: the case's database, its -journal, -wal
+//     and -shm, and any directory (SQLite syncs the journal's directory).
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/durabench/durabench/drivers"
+	"github.com/durabench/durabench/internal/results"
+	"github.com/durabench/durabench/internal/syscount"
+	"github.com/durabench/durabench/syscalls/trace"
+)
+
+// maxCountCommits caps the commits of a counting pass: tracing slows every
+// call, and a thousand commits are enough to hold a WAL checkpoint at the
+// default wal_autocheckpoint of 1,000 pages when the timed rounds do.
+const maxCountCommits = 1000
+
+// Count is one case's counting pass: the system calls its timed commits
+// made, and the flushes the device saw meanwhile.
+type Count struct {
+	Case
+	syscount.Result
+}
+
+// Counter runs a one-case configuration in a traced child, attributing
+// files with classify, and returns what its timed commits did. The child
+// runs Run with cfg and its Marks set.
+type Counter func(cfg Config, classify trace.Classifier) (syscount.Result, error)
+
+// CountConfig is the configuration of the counting pass for case c: that
+// case alone, one round, the run's warm-up, and its commits up to
+// maxCountCommits.
+func CountConfig(cfg Config, c Case) Config {
+	cc := cfg
+	cc.Engines, cc.Skipped = []string{c.Engine}, nil
+	cc.JournalModes = []string{c.Asked.JournalMode}
+	cc.Synchronous = []string{c.Asked.Synchronous}
+	cc.FullFsync = []string{c.Asked.FullFsync}
+	cc.CheckpointFullFsync = []string{c.Asked.CheckpointFullFsync}
+	cc.Rounds, cc.Commits, cc.Marks = 1, min(cfg.Commits, maxCountCommits), nil
+	return cc
+}
+
+// CountClassifier attributes the files of case c's counting pass: its
+// database, journal, WAL and WAL index by name, wherever the pass runs;
+// any directory is a directory; everything else is other.
+func CountClassifier(c Case) trace.Classifier {
+	name := c.dbName(0)
+	return func(path string, isDir bool) trace.Class {
+		return trace.SQLiteClassifier(filepath.Join(filepath.Dir(path), name))(path, isDir)
+	}
+}
+
+// CountAll runs a counting pass for every case of cfg, in matrix order.
+func CountAll(cfg Config, counter Counter, progress Progress) ([]Count, error) {
+	if progress == nil {
+		progress = func(string) {}
+	}
+	var out []Count
+	for _, c := range cfg.cases() {
+		progress("counting syscalls (traced, not timed): " + c.Name())
+		r, err := counter(CountConfig(cfg, c), CountClassifier(c))
+		if err != nil {
+			return nil, fmt.Errorf("sqlitebench: counting %s: %w", c.Name(), err)
+		}
+		out = append(out, Count{Case: c, Result: r})
+	}
+	return out, nil
+}
+
+// syncFiles are the files whose syncs the count table shows, in its order.
+var syncFiles = []trace.Class{trace.ClassDB, trace.ClassJournal, trace.ClassWAL, trace.ClassDirectory}
+
+// Syncs returns the sync calls per commit on files of class.
+func (c Count) Syncs(class trace.Class) float64 { return c.PerOpOn(class, syscount.SyncCalls...) }
+
+// AllSyncs returns the sync calls per commit on every file.
+func (c Count) AllSyncs() float64 {
+	var n float64
+	for _, name := range syscount.SyncCalls {
+		n += c.PerOp(name)
+	}
+	return n
+}
+
+// CountReport writes the counting passes as a table: per engine and
+// settings (as SQLite reported them in the timing pass), the sync calls
+// per commit by kind and by file, and the device's flushes per commit.
+func CountReport(w io.Writer, out Outcome) error { return countReport(w, out, runtime.GOOS) }
+
+// countReport is CountReport for a run on goos.
+func countReport(w io.Writer, out Outcome, goos string) error {
+	if len(out.Counts) == 0 {
+		return nil
+	}
+	effective := map[Case]drivers.Settings{}
+	for _, r := range out.Results {
+		effective[r.Case] = r.Effective
+	}
+	withCkpt := false
+	for _, c := range out.Counts {
+		withCkpt = withCkpt || c.Asked.CheckpointFullFsync != CheckpointDefault
+	}
+	headers := []string{"engine", "journal", "synchronous", "fullfsync"}
+	if withCkpt {
+		headers = append(headers, "checkpoint_fullfsync")
+	}
+	for _, name := range syscount.SyncCalls {
+		headers = append(headers, callHeader(name))
+	}
+	for _, class := range syncFiles {
+		headers = append(headers, string(class)+" syncs")
+	}
+	headers = append(headers, "device flushes")
+	t := results.NewTable(headers...)
+	t.Title = fmt.Sprintf("System calls per commit, by kind and by file, and the device's flushes: a separate traced pass of %s per case (counts only; the timing passes above were never traced)",
+		plural(out.Counts[0].Ops, "commit"))
+	for _, c := range out.Counts {
+		eff, ok := effective[c.Case]
+		if !ok {
+			eff = c.Asked
+		}
+		row := []string{c.Engine, eff.JournalMode, eff.Synchronous, eff.FullFsync}
+		if withCkpt {
+			row = append(row, eff.CheckpointFullFsync)
+		}
+		for _, name := range syscount.SyncCalls {
+			row = append(row, syscount.FormatPerOp(c.PerOp(name)))
+		}
+		for _, class := range syncFiles {
+			row = append(row, syscount.FormatPerOp(c.Syncs(class)))
+		}
+		flushes := "unknown"
+		if f := c.FlushesPerOp(); f >= 0 {
+			flushes = syscount.FormatPerOp(f)
+		}
+		t.AddRow(append(row, flushes)...)
+	}
+	if err := t.Render(w); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "(At synchronous=full a rollback-journal commit syncs the journal, its directory when the journal is new (journal_mode=delete makes one per commit), the journal again after writing the record count into its header, then the database; normal skips the first journal sync. In WAL mode a commit syncs only the WAL, and only at synchronous=full or extra; the database file is synced only by checkpoints.)")
+	if goos != "darwin" {
+		fmt.Fprintf(w, "(F_FULLFSYNC and F_BARRIERFSYNC exist only on macOS: 0 on %s, where fullfsync changes no call.)\n", goos)
+	}
+	fmt.Fprintln(w, "(Device flushes are the disk's own counter, /proc/diskstats, read at the edges of the counted commits: other processes' flushes on the same disk add to them.)")
+	return nil
+}
+
+// callHeader names a sync call for a column: the fcntl command alone for
+// fcntl ("F_FULLFSYNC"), the call's name otherwise.
+func callHeader(name string) string {
+	if cmd, ok := strings.CutPrefix(name, "fcntl("); ok {
+		return strings.TrimSuffix(cmd, ")")
+	}
+	return name
+}
+
+// CountWarnings says where the device saw something the syncs do not
+// explain: commits that synced with no flush reaching the device, or
+// commits that made no sync while the device flushed.
+func CountWarnings(counts []Count) []string {
+	var out []string
+	for _, c := range counts {
+		f := c.FlushesPerOp()
+		if f < 0 {
+			continue
+		}
+		switch s := c.AllSyncs(); {
+		case s >= 0.5 && f < 0.5:
+			out = append(out, fmt.Sprintf("%s made %s sync calls per commit but the device saw %s flushes per commit: its cache may be write-through, or a layer below (a VM, a file system option) drops flushes",
+				c.Name(), syscount.FormatPerOp(s), syscount.FormatPerOp(f)))
+		case s == 0 && f >= 0.5:
+			out = append(out, fmt.Sprintf("%s made no sync call yet the device saw %s flushes per commit: another process on the same disk may be syncing",
+				c.Name(), syscount.FormatPerOp(f)))
+		}
+	}
+	return out
+}
+
+// countMetrics returns the metrics a case's pooled record carries from its
+// counting pass, named as durabench sync names its own.
+func countMetrics(c Count) map[string]float64 {
+	m := map[string]float64{"counted_ops": float64(c.Ops)}
+	for _, name := range syscount.SyncCalls {
+		if n := c.Counts.Total(name); n > 0 {
+			m["calls_per_op."+name] = c.PerOp(name)
+		}
+	}
+	for _, class := range syncFiles {
+		m["syncs_per_op."+string(class)] = c.Syncs(class)
+	}
+	if f := c.FlushesPerOp(); f >= 0 {
+		m["device_flushes_per_op"] = f
+	}
+	return m
+}
