@@ -34,6 +34,7 @@ var commands = []command{
 
 	// Internal roles (no summary: not listed, not for users).
 	{"__count-sync", "", runCountSync},
+	{"__count-sqlite", "", runCountSQLite},
 }
 
 func main() {

@@ -39,6 +39,11 @@ const sqliteExamples = `  # Every engine, journal mode, synchronous level and fu
   durabench sqlite --dir /data --engines system --sqlite-lib /opt/homebrew/opt/sqlite/lib/libsqlite3.dylib \
       --checkpoint-fullfsync default,1
 
+  # Which syncs each commit makes, by kind and by file, and the device's flushes
+  # (after the timing passes, a separate traced pass per case; Linux)
+  durabench sqlite --dir /data --journal-modes delete,wal --synchronous normal,full \
+      --fullfsync 0,1 --count-syscalls
+
   # Group commit inside SQLite: 100 rows per transaction
   durabench sqlite --dir /data --journal-modes wal --synchronous full --rows-per-commit 100
 
@@ -49,6 +54,7 @@ const sqliteExamples = `  # Every engine, journal mode, synchronous level and fu
 type sqliteFlags struct {
 	engines, journalModes, synchronous, fullfsync, checkpointFullFsync, sqliteLib string
 	commits, warmup, rounds, rowsPerCommit, rowBytes                              int
+	countSyscalls                                                                 bool
 }
 
 func runSQLite(args []string) error {
@@ -67,6 +73,7 @@ func runSQLite(args []string) error {
 	fs.IntVar(&f.rowsPerCommit, "rows-per-commit", 1, "inserts per transaction")
 	fs.IntVar(&f.rowBytes, "row-bytes", 100, "bytes of each row's blob")
 	fs.StringVar(&f.sqliteLib, "sqlite-lib", "", "libsqlite3 for the system engine (default: the platform's own)")
+	fs.BoolVar(&f.countSyscalls, "count-syscalls", false, "after timing, run each case again under ptrace (Linux) and count its sync calls per commit by kind and by file, and the device's flushes")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -76,6 +83,11 @@ func runSQLite(args []string) error {
 	cfg, err := f.config()
 	if err != nil {
 		return err
+	}
+	if f.countSyscalls {
+		if err := checkCounting(); err != nil {
+			return err
+		}
 	}
 	if err := o.validate(); err != nil {
 		return err
@@ -103,6 +115,11 @@ func runSQLite(args []string) error {
 	out, err := sqlitebench.Run(run, cfg, progress)
 	if err != nil {
 		return err
+	}
+	if f.countSyscalls {
+		if out.Counts, err = sqlitebench.CountAll(cfg, sqliteCounter(run), progress); err != nil {
+			return err
+		}
 	}
 	recs := sqlitebench.Records(cfg, out, env.ID)
 	if err := sink.emit(recs, func(w io.Writer) error { return sqlitebench.Report(w, cfg, out) }); err != nil {
