@@ -16,7 +16,6 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
-	"strings"
 
 	"github.com/durabench/durabench/drivers"
 	"github.com/durabench/durabench/internal/results"
@@ -120,7 +119,7 @@ func countReport(w io.Writer, out Outcome, goos string) error {
 		headers = append(headers, "checkpoint_fullfsync")
 	}
 	for _, name := range syscount.SyncCalls {
-		headers = append(headers, callHeader(name))
+		headers = append(headers, syscount.ColumnName(name))
 	}
 	for _, class := range syncFiles {
 		headers = append(headers, string(class)+" syncs")
@@ -159,15 +158,6 @@ func countReport(w io.Writer, out Outcome, goos string) error {
 	}
 	fmt.Fprintln(w, "(Device flushes are the disk's own counter, /proc/diskstats, read at the edges of the counted commits: other processes' flushes on the same disk add to them.)")
 	return nil
-}
-
-// callHeader names a sync call for a column: the fcntl command alone for
-// fcntl ("F_FULLFSYNC"), the call's name otherwise.
-func callHeader(name string) string {
-	if cmd, ok := strings.CutPrefix(name, "fcntl("); ok {
-		return strings.TrimSuffix(cmd, ")")
-	}
-	return name
 }
 
 // CountWarnings says where the device saw something the syncs do not

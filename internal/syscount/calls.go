@@ -2,6 +2,7 @@ package syscount
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/durabench/durabench/syscalls/trace"
 )
@@ -67,4 +68,13 @@ func FormatPerOp(v float64) string {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+// ColumnName names a call for a table's column: the command alone for an
+// fcntl ("F_FULLFSYNC"), the call's name otherwise.
+func ColumnName(call string) string {
+	if cmd, ok := strings.CutPrefix(call, "fcntl("); ok {
+		return strings.TrimSuffix(cmd, ")")
+	}
+	return call
 }

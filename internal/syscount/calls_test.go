@@ -49,3 +49,11 @@ func TestDarwinSyncCallNames(t *testing.T) {
 		t.Errorf("darwin sync calls named %q and %q", FullFsyncCall, BarrierFsyncCall)
 	}
 }
+
+func TestColumnName(t *testing.T) {
+	for call, want := range map[string]string{"fsync": "fsync", FullFsyncCall: "F_FULLFSYNC", "fcntl(1234)": "1234"} {
+		if got := ColumnName(call); got != want {
+			t.Errorf("ColumnName(%q) = %q, want %q", call, got, want)
+		}
+	}
+}
