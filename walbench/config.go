@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/durabench/durabench/fixtures"
+	"github.com/durabench/durabench/internal/syscount"
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/syscalls"
 )
@@ -35,6 +36,10 @@ type Config struct {
 	// Writers are the writer counts: that many goroutines append
 	// concurrently, each its share of the records, and share syncs.
 	Writers []int
+
+	// Marks, if set, is told where each round's timed commits start and
+	// end, just outside the timed interval. Only counting passes set it.
+	Marks syscount.Marker `json:"-"`
 }
 
 // minBlock is the smallest record: the header and the 16 bytes stamped in

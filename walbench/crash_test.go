@@ -31,6 +31,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(crashChildEnv); spec != "" {
 		os.Exit(crashChild(spec))
 	}
+	if spec := os.Getenv(countConfigEnv); spec != "" {
+		os.Exit(countChild(os.Getenv(countDirEnv), spec))
+	}
 	os.Exit(m.Run())
 }
 

@@ -1,6 +1,7 @@
 package walbench
 
 import (
+	"maps"
 	"strconv"
 
 	"github.com/durabench/durabench/internal/results"
@@ -22,8 +23,9 @@ func (c Case) Params() results.Params {
 
 // Records turns results into one record per round and one pooled record per
 // case, tied to the run's environment record envID. ops_per_sec is commits
-// per second; mib_per_sec counts the records' bytes on disk.
-func Records(res []Result, envID string) []results.Record {
+// per second; mib_per_sec counts the records' bytes on disk. A one-writer
+// case's pooled record also carries its counting pass, if counts has one.
+func Records(res []Result, counts []Count, envID string) []results.Record {
 	var out []results.Record
 	for _, r := range res {
 		params := r.Params()
@@ -44,6 +46,11 @@ func Records(res []Result, envID string) []results.Record {
 		metrics["verified_records"] = float64(r.Verified)
 		metrics["eof_before_bytes"] = float64(r.EOFBefore)
 		metrics["eof_after_bytes"] = float64(r.EOFAfter)
+		for _, c := range counts {
+			if c.Case == r.Case {
+				maps.Copy(metrics, countMetrics(c))
+			}
+		}
 		out = append(out, results.Record{
 			Experiment: "wal",
 			Params:     params,

@@ -17,8 +17,9 @@ const kneeShare = 0.9
 // Report writes the human report of a run: per case the reference's
 // figures (mean write, mean sync, mean commit, pooled percentiles), then
 // throughput, group size and read-back, then for several writer counts the
-// group-commit curve and its knee, and what each method promises.
-func Report(w io.Writer, cfg Config, res []Result) error {
+// group-commit curve and its knee, the counting passes if any, and what
+// each method promises.
+func Report(w io.Writer, cfg Config, res []Result, counts []Count) error {
 	fmt.Fprintf(w, "WAL writer: each record one block on disk (a %d-byte header, the rest payload); %s.\n", headerSize, batchNote(cfg))
 	fmt.Fprintf(w, "%d rounds × %d records after %d warm-up, a new log per case and round; percentiles pooled over all rounds (nearest rank).\n\n",
 		cfg.Rounds, cfg.Iterations, cfg.Warmup)
@@ -51,7 +52,16 @@ func Report(w io.Writer, cfg Config, res []Result) error {
 			return err
 		}
 	}
+	if len(counts) > 0 {
+		if err := CountReport(w, cfg, counts); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
 	methods(w, cfg.Methods)
+	for _, warn := range CountWarnings(counts) {
+		fmt.Fprintf(w, "Warning: %s\n", warn)
+	}
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/measure"
+	"github.com/durabench/durabench/internal/syscount"
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/syscalls"
 )
@@ -228,7 +229,9 @@ func timeRound(w *Writer, cfg Config, c Case, samples []*measure.Samples) (span,
 			return span{}, Metrics{}, nil, err
 		}
 		m0 := w.Metrics()
+		markStart(cfg.Marks)
 		sp, err := writeBatches(w, p, cfg.Warmup, cfg.Iterations/every, every, samples[0])
+		markStop(cfg.Marks, cfg.Iterations/every)
 		return sp, w.Metrics().Since(m0), []int{cfg.Warmup + cfg.Iterations}, err
 	}
 	// Writer goroutines are not locked to threads: with more writers than
@@ -245,8 +248,25 @@ func timeRound(w *Writer, cfg Config, c Case, samples []*measure.Samples) (span,
 		return span{}, Metrics{}, nil, err
 	}
 	m0 := w.Metrics()
+	markStart(cfg.Marks)
 	sp, err := appendConcurrently(w, payloads, warm, meas, samples)
+	markStop(cfg.Marks, cfg.Iterations)
 	return sp, w.Metrics().Since(m0), counts, err
+}
+
+// markStart opens a counting pass's window, if marks is set.
+func markStart(marks syscount.Marker) {
+	if marks != nil {
+		marks.Start()
+	}
+}
+
+// markStop closes a counting pass's window of commits commits, if marks is
+// set.
+func markStop(marks syscount.Marker, commits int) {
+	if marks != nil {
+		marks.Stop(commits)
+	}
 }
 
 // marks notes how many samples each writer's buffer holds.

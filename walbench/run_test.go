@@ -81,7 +81,7 @@ func TestRunCountsAndReadsBack(t *testing.T) {
 		}
 	}
 	var buf bytes.Buffer
-	if err := Report(&buf, cfg, res); err != nil {
+	if err := Report(&buf, cfg, res, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"verified 96 records", "1048576 → 1048576", "0 → 196608", "Group-commit curve: initialized 4K direct fdatasync", "of peak at p99"} {
@@ -89,7 +89,7 @@ func TestRunCountsAndReadsBack(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, buf.String())
 		}
 	}
-	recs := Records(res, "env-1")
+	recs := Records(res, nil, "env-1")
 	if len(recs) != len(res)*(cfg.Rounds+1) {
 		t.Errorf("%d records for %d cases × (%d rounds + pooled)", len(recs), len(res), cfg.Rounds)
 	}
