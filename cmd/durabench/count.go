@@ -10,6 +10,7 @@ import (
 	"github.com/durabench/durabench/internal/syscount"
 	"github.com/durabench/durabench/sqlitebench"
 	"github.com/durabench/durabench/syscalls/trace"
+	"github.com/durabench/durabench/walbench"
 )
 
 // The counting passes: a measuring command re-runs each case in a child
@@ -103,6 +104,24 @@ func runCountSQLite(args []string) error {
 	return runCountChild("__count-sqlite", "durabench sqlite", args, &cfg, func(run *fixtures.Run, window *syscount.Window) error {
 		cfg.Marks = window
 		_, err := sqlitebench.Run(run, cfg, nil)
+		return err
+	})
+}
+
+// walCounter returns the walbench.Counter that runs a case as a child of
+// this process, inside run's directory.
+func walCounter(run *fixtures.Run) walbench.Counter {
+	return func(cfg walbench.Config, classify trace.Classifier) (syscount.Result, error) {
+		return countInChild(run, "__count-wal", cfg, classify)
+	}
+}
+
+// runCountWAL is the child side of a wal counting pass.
+func runCountWAL(args []string) error {
+	var cfg walbench.Config
+	return runCountChild("__count-wal", "durabench wal", args, &cfg, func(run *fixtures.Run, window *syscount.Window) error {
+		cfg.Marks = window
+		_, err := walbench.Run(run, cfg, nil)
 		return err
 	})
 }

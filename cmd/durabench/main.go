@@ -35,6 +35,7 @@ var commands = []command{
 	// Internal roles (no summary: not listed, not for users).
 	{"__count-sync", "", runCountSync},
 	{"__count-sqlite", "", runCountSQLite},
+	{"__count-wal", "", runCountWAL},
 }
 
 func main() {

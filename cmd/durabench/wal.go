@@ -47,6 +47,11 @@ const walExamples = `  # The Linux reference: three layouts, buffered vs direct,
   # Record sizes 32K to 1M; each size's segment holds (iterations + warmup) records
   durabench wal --dir /data --size-sweep 32K,64K,128K,256K,512K,1M
 
+  # What one commit makes reach the kernel and the disk: writes, syncs, directory
+  # syncs, device flushes (after the timing passes, a separate traced pass; Linux)
+  durabench wal --dir /data --layouts initialized,append --io-modes buffered,direct \
+      --methods fdatasync --block-sizes 4K --count-syscalls
+
   # Keep every figure: CSV per round, JSON Lines and Go benchmark format
   durabench wal --dir /data --out results/wal1`
 
@@ -54,6 +59,7 @@ const walExamples = `  # The Linux reference: three layouts, buffered vs direct,
 type walFlags struct {
 	layouts, blockSizes, ioModes, methods, fileSize, writers, sizeSweep string
 	iterations, warmup, rounds, syncEvery                               int
+	countSyscalls                                                       bool
 }
 
 func runWAL(args []string) error {
@@ -72,6 +78,7 @@ func runWAL(args []string) error {
 	fs.IntVar(&f.syncEvery, "sync-every", 1, "one writer: records per sync; a sample is the whole batch")
 	fs.StringVar(&f.writers, "writers", "1", "concurrent writer counts, e.g. 1,2,4,8,16,32,64; commits/s counts all writers")
 	fs.StringVar(&f.sizeSweep, "size-sweep", "", "record sizes to sweep instead of --block-sizes, each in a segment of (iterations + warmup) × size")
+	fs.BoolVar(&f.countSyscalls, "count-syscalls", false, "after timing, run each layout, size, I/O mode and method again with one writer under ptrace (Linux) and count writes, syncs, directory syncs and device flushes per commit")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -88,6 +95,11 @@ func runWAL(args []string) error {
 	cfg, err := f.config()
 	if err != nil {
 		return err
+	}
+	if f.countSyscalls {
+		if err := checkCounting(); err != nil {
+			return err
+		}
 	}
 	if err := o.validate(); err != nil {
 		return err
@@ -116,8 +128,14 @@ func runWAL(args []string) error {
 	if err != nil {
 		return err
 	}
-	recs := walbench.Records(res, env.ID)
-	if err := sink.emit(recs, func(w io.Writer) error { return walbench.Report(w, cfg, res) }); err != nil {
+	var counts []walbench.Count
+	if f.countSyscalls {
+		if counts, err = walbench.CountAll(cfg, walCounter(run), progress); err != nil {
+			return err
+		}
+	}
+	recs := walbench.Records(res, counts, env.ID)
+	if err := sink.emit(recs, func(w io.Writer) error { return walbench.Report(w, cfg, res, counts) }); err != nil {
 		return err
 	}
 	return sink.close()
