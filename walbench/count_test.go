@@ -167,7 +167,7 @@ func TestCountReportAndRecords(t *testing.T) {
 	wantLines := []string{
 		"System calls per commit of one writer, from a separate traced pass of 64 records per case (counts only; the timing passes above were never traced)",
 		"layout  size  io        method     writes  bytes written   fsync  fdatasync  directory syncs  device flushes",
-		"append  4K    buffered  fdatasync       1           4096  0.0938          1           0.0469            1.09",
+		"append  4K    buffered  fdatasync       1           4096  0.0938          1           0.0469          1.0938",
 	}
 	if len(lines) < 4 || lines[0] != wantLines[0] || lines[1] != wantLines[1] || lines[3] != wantLines[2] {
 		t.Errorf("count table:\n%s\nwant\n%s", b.String(), strings.Join(wantLines, "\n"))

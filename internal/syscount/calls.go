@@ -57,17 +57,27 @@ func (r Result) BytesPerOpOn(class trace.Class) float64 {
 }
 
 // FormatPerOp writes a count per operation for a table: whole numbers
-// without decimals ("4"), others with three significant figures ("0.25",
-// "0.00417"), so that a rare call (a checkpoint every few hundred commits)
-// never reads as zero.
+// without decimals ("4"); others never so rounded that they read as whole
+// or as zero, so that a checkpoint every thousand commits shows, below one
+// as three significant figures ("0.0938", "0.003"), above as up to four
+// decimals ("1.002", "1.0833"), from 100 on with one ("16408.5").
 func FormatPerOp(v float64) string {
 	if v == float64(int64(v)) {
 		return strconv.FormatInt(int64(v), 10)
 	}
-	if v >= 100 {
-		return strconv.FormatFloat(v, 'f', 0, 64)
+	var s string
+	switch {
+	case v < 1:
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	case v < 100:
+		s = strings.TrimRight(strconv.FormatFloat(v, 'f', 4, 64), "0")
+	default:
+		s = strconv.FormatFloat(v, 'f', 1, 64)
 	}
-	return strconv.FormatFloat(v, 'g', 3, 64)
+	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, ".0") {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return s
 }
 
 // ColumnName names a call for a table's column: the command alone for an
