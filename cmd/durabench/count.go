@@ -63,13 +63,17 @@ func runCountChild(role, parent string, args []string, cfg any, measure func(run
 }
 
 // checkCounting refuses --count-syscalls where the ptrace tracer cannot
-// run (see syscalls/trace/run_other.go), before any timing pass starts.
-func checkCounting() error {
-	if runtime.GOOS == "linux" && (runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64") {
+// run, before any timing pass starts.
+func checkCounting() error { return countingOn(runtime.GOOS, runtime.GOARCH) }
+
+// countingOn refuses counting passes on goos/goarch unless the ptrace
+// tracer runs there (see syscalls/trace/run_other.go).
+func countingOn(goos, goarch string) error {
+	if goos == "linux" && (goarch == "amd64" || goarch == "arm64") {
 		return nil
 	}
 	return usageErrorf("--count-syscalls traces with ptrace, which durabench has only on Linux (amd64, arm64), not on %s/%s: drop it, or count a command with durabench trace --method interpose",
-		runtime.GOOS, runtime.GOARCH)
+		goos, goarch)
 }
 
 // syncCounter returns the syncbench.Counter that runs a case as a child of
