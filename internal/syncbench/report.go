@@ -162,12 +162,21 @@ func detail(w io.Writer, res []Result) error {
 	t.Title = "Per case (means; throughput over the measured wall time, loop overhead included)"
 	for _, r := range res {
 		t.AddRow(r.Workload.String(), units.FormatSize(r.BlockSize), r.Method.String(), strconv.Itoa(r.Threads),
-			results.FormatDuration(int64(r.Write.Mean)), results.FormatDuration(int64(r.Sync.Mean)),
+			results.FormatDuration(int64(r.Write.Mean)), syncMean(r),
 			results.FormatDuration(int64(r.Total.Mean)), results.FormatDuration(r.Total.P999),
 			results.FormatDuration(r.Total.Max), results.FormatRate(r.OpsPerSec()),
 			strconv.FormatFloat(r.MiBPerSec(), 'f', 1, 64), strconv.Itoa(r.Verified)+" writes")
 	}
 	return t.Render(w)
+}
+
+// syncMean is the mean of the sync call, or "-" for a method that makes
+// none (its cost is inside the write).
+func syncMean(r Result) string {
+	if !r.Method.SyncsExplicitly() {
+		return "-"
+	}
+	return results.FormatDuration(int64(r.Sync.Mean))
 }
 
 // methods says what each method calls and promises on this OS.

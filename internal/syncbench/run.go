@@ -239,7 +239,7 @@ func openTarget(spec fileSpec, m syscalls.Method, c Case, cur *cursor) (*target,
 	}
 	buf := syscalls.AlignedBuffer(int(c.BlockSize), 4096)
 	fillPattern(buf)
-	return &target{f: f, method: m, buf: buf, cur: cur}, nil
+	return &target{f: f, method: m, syncs: m.SyncsExplicitly(), buf: buf, cur: cur}, nil
 }
 
 // fillPattern fills a write buffer with a recognisable, non-zero pattern.
