@@ -89,6 +89,11 @@ func runSync(args []string) error {
 	if err := checkDir(o.dir); err != nil {
 		return err
 	}
+	if f.countSyscalls {
+		if err := checkCounting(); err != nil {
+			return err
+		}
+	}
 
 	env, err := envinfo.Collect(o.dir)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/durabench/durabench/fixtures"
+	"github.com/durabench/durabench/internal/syscount"
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/syscalls"
 )
@@ -122,14 +123,7 @@ type Config struct {
 	// Marks, if set, is told when each measured stretch starts and ends
 	// (outside the timed interval). Only counting passes set it; it needs a
 	// single thread.
-	Marks Marker `json:"-"`
-}
-
-// Marker is told where the measured operations of a counting pass begin and
-// end, so that a tracer counts only them.
-type Marker interface {
-	Start()
-	Stop(ops int)
+	Marks syscount.Marker `json:"-"`
 }
 
 // ErrConfig is wrapped by every error Validate returns.

@@ -94,11 +94,11 @@ func CountReport(w io.Writer, cfg Config, counts []Count) error {
 	for _, c := range counts {
 		row := []string{c.Workload.String(), units.FormatSize(c.BlockSize), c.Method.String()}
 		for _, name := range cols {
-			row = append(row, perOp(c.PerOp(name)))
+			row = append(row, syscount.FormatPerOp(c.PerOp(name)))
 		}
 		flushes := "unknown"
 		if f := c.FlushesPerOp(); f >= 0 {
-			flushes = perOp(f)
+			flushes = syscount.FormatPerOp(f)
 		}
 		row = append(row, flushes)
 		t.AddRow(row...)
@@ -109,8 +109,6 @@ func CountReport(w io.Writer, cfg Config, counts []Count) error {
 	fmt.Fprintln(w, "(Device flushes are the disk's own counter, /proc/diskstats, read at the edges of the counted writes: other processes' flushes on the same disk add to them.)")
 	return nil
 }
-
-func perOp(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
 
 // CountWarnings says where the device saw something other than what the
 // method promises: a durable method that sent no flush, or a method that

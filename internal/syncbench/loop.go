@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/durabench/durabench/internal/measure"
+	"github.com/durabench/durabench/internal/syscount"
 	"github.com/durabench/durabench/syscalls"
 )
 
@@ -80,7 +81,7 @@ type span struct{ start, end int64 }
 // runSequential times warmup then measured batches of one target into s and
 // returns when the measured part started and ended. marks, if not nil, is
 // told just before and after the measured part.
-func runSequential(t *target, every, warmup, measured int, s *measure.Samples, marks Marker) (span, error) {
+func runSequential(t *target, every, warmup, measured int, s *measure.Samples, marks syscount.Marker) (span, error) {
 	for range warmup {
 		if _, _, _, err := t.batch(every); err != nil {
 			return span{}, err
@@ -104,7 +105,7 @@ func runSequential(t *target, every, warmup, measured int, s *measure.Samples, m
 // runInterleaved times the targets round-robin, one batch each per turn,
 // into their own sample buffers. marks, if not nil, is told just before and
 // after the measured turns.
-func runInterleaved(ts []*target, every, warmup, measured int, ss []*measure.Samples, marks Marker) error {
+func runInterleaved(ts []*target, every, warmup, measured int, ss []*measure.Samples, marks syscount.Marker) error {
 	for range warmup {
 		for _, t := range ts {
 			if _, _, _, err := t.batch(every); err != nil {
