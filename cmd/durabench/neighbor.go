@@ -110,52 +110,27 @@ func runNeighbor(args []string) error {
 		}
 	}
 
-	env, err := envinfo.Collect(o.dir)
-	if err != nil {
-		return err
-	}
-	sink, err := openSink(&o, env)
-	if err != nil {
-		return err
-	}
-	run, err := fixtures.NewRun(o.dir, "neighbor", o.keep)
-	if err != nil {
-		return err
-	}
-	defer run.Close()
-	var recs []results.Record
-	var reports []func(io.Writer) error
-	if backlog != nil {
-		res, err := neighbor.RunBacklog(run, *backlog, progress)
-		if err != nil {
-			return err
-		}
-		recs = append(recs, neighbor.BacklogRecords(res, env.ID)...)
-		reports = append(reports, func(w io.Writer) error { return neighbor.BacklogReport(w, res) })
-	}
-	if stream != nil {
-		res, err := neighbor.RunStream(run, *stream, progress)
-		if err != nil {
-			return err
-		}
-		recs = append(recs, neighbor.StreamRecords(res, env.ID)...)
-		reports = append(reports, func(w io.Writer) error { return neighbor.StreamReport(w, res) })
-	}
-	report := func(w io.Writer) error {
-		for i, r := range reports {
-			if i > 0 {
-				fmt.Fprintln(w)
+	return measure(&o, "neighbor", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+		var recs []results.Record
+		var parts []func(io.Writer) error
+		if backlog != nil {
+			res, err := neighbor.RunBacklog(run, *backlog, progress)
+			if err != nil {
+				return nil, nil, err
 			}
-			if err := r(w); err != nil {
-				return err
-			}
+			recs = append(recs, neighbor.BacklogRecords(res, env.ID)...)
+			parts = append(parts, func(w io.Writer) error { return neighbor.BacklogReport(w, res) })
 		}
-		return nil
-	}
-	if err := sink.emit(recs, report); err != nil {
-		return err
-	}
-	return sink.close()
+		if stream != nil {
+			res, err := neighbor.RunStream(run, *stream, progress)
+			if err != nil {
+				return nil, nil, err
+			}
+			recs = append(recs, neighbor.StreamRecords(res, env.ID)...)
+			parts = append(parts, func(w io.Writer) error { return neighbor.StreamReport(w, res) })
+		}
+		return recs, reports(parts...), nil
+	})
 }
 
 // configs turns the flags into the validated configurations of the modes

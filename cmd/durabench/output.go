@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
 	"github.com/durabench/durabench/internal/results"
 	"github.com/spf13/pflag"
@@ -121,6 +122,53 @@ func (s *sink) close() error {
 	}
 	fmt.Fprintf(os.Stderr, "durabench: results written to %s\n", s.out.Dir())
 	return nil
+}
+
+// measurement is the part of a measuring command that differs between
+// commands: it runs inside the run directory and returns the records and the
+// human report.
+type measurement func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error)
+
+// measure runs a measuring command once its input is validated: it records
+// the environment, creates --out and a new run directory under --dir (removed
+// at the end unless --keep), runs m there, and writes what m returns.
+func measure(o *outputFlags, experiment string, m measurement) error {
+	env, err := envinfo.Collect(o.dir)
+	if err != nil {
+		return err
+	}
+	sink, err := openSink(o, env)
+	if err != nil {
+		return err
+	}
+	run, err := fixtures.NewRun(o.dir, experiment, o.keep)
+	if err != nil {
+		return err
+	}
+	defer run.Close()
+	recs, report, err := m(run, env)
+	if err != nil {
+		return err
+	}
+	if err := sink.emit(recs, report); err != nil {
+		return err
+	}
+	return sink.close()
+}
+
+// reports joins several reports into one, a blank line between them.
+func reports(parts ...func(io.Writer) error) func(io.Writer) error {
+	return func(w io.Writer) error {
+		for i, r := range parts {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			if err := r(w); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // progress prints a progress line on standard error.

@@ -9,6 +9,7 @@ import (
 	"github.com/durabench/durabench/drivers"
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
+	"github.com/durabench/durabench/internal/results"
 	"github.com/durabench/durabench/sqlitebench"
 )
 
@@ -99,33 +100,18 @@ func runSQLite(args []string) error {
 		fmt.Fprintf(os.Stderr, "durabench sqlite: not running %s: %s\n", st.Name, st.Reason)
 	}
 
-	env, err := envinfo.Collect(o.dir)
-	if err != nil {
-		return err
-	}
-	sink, err := openSink(&o, env)
-	if err != nil {
-		return err
-	}
-	run, err := fixtures.NewRun(o.dir, "sqlite", o.keep)
-	if err != nil {
-		return err
-	}
-	defer run.Close()
-	out, err := sqlitebench.Run(run, cfg, progress)
-	if err != nil {
-		return err
-	}
-	if f.countSyscalls {
-		if out.Counts, err = sqlitebench.CountAll(cfg, sqliteCounter(run), progress); err != nil {
-			return err
+	return measure(&o, "sqlite", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+		out, err := sqlitebench.Run(run, cfg, progress)
+		if err != nil {
+			return nil, nil, err
 		}
-	}
-	recs := sqlitebench.Records(cfg, out, env.ID)
-	if err := sink.emit(recs, func(w io.Writer) error { return sqlitebench.Report(w, cfg, out) }); err != nil {
-		return err
-	}
-	return sink.close()
+		if f.countSyscalls {
+			if out.Counts, err = sqlitebench.CountAll(cfg, sqliteCounter(run), progress); err != nil {
+				return nil, nil, err
+			}
+		}
+		return sqlitebench.Records(cfg, out, env.ID), func(w io.Writer) error { return sqlitebench.Report(w, cfg, out) }, nil
+	})
 }
 
 // config turns the flags into a validated sqlitebench.Config, with the

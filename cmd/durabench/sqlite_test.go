@@ -12,8 +12,8 @@ import (
 	"github.com/durabench/durabench/internal/results"
 )
 
-// quickSQLite are flags for a small, fast sqlite run.
-var quickSQLite = []string{"--journal-modes", "wal,delete", "--synchronous", "full", "--fullfsync", "0", "--commits", "5", "--warmup", "1", "--rounds", "2"}
+// smallSQLiteFlags are the flags for a small, fast sqlite run.
+var smallSQLiteFlags = []string{"--journal-modes", "wal,delete", "--synchronous", "full", "--fullfsync", "0", "--commits", "5", "--warmup", "1", "--rounds", "2"}
 
 func TestSQLiteRefusesBadInput(t *testing.T) {
 	base := t.TempDir()
@@ -25,7 +25,7 @@ func TestSQLiteRefusesBadInput(t *testing.T) {
 	notLib := filepath.Join(base, "notlib.so")
 	os.WriteFile(notLib, []byte("not a library"), 0o644)
 
-	ok := append([]string{"--dir", dir, "--out", filepath.Join(base, "new-results")}, quickSQLite...)
+	ok := append([]string{"--dir", dir, "--out", filepath.Join(base, "new-results")}, smallSQLiteFlags...)
 	tests := []struct {
 		name string
 		args []string
@@ -72,7 +72,7 @@ func TestSQLiteRefusesBadInput(t *testing.T) {
 func TestSQLiteWritesOutputs(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(t.TempDir(), "run1")
-	args := append([]string{"sqlite", "--dir", dir, "--out", out, "--engines", "modernc,system"}, quickSQLite...)
+	args := append([]string{"sqlite", "--dir", dir, "--out", out, "--engines", "modernc,system"}, smallSQLiteFlags...)
 	stdout, stderr, code := durabench(t, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -126,7 +126,7 @@ func TestSQLiteWritesOutputs(t *testing.T) {
 }
 
 func TestSQLiteBenchFormat(t *testing.T) {
-	stdout, stderr, code := durabench(t, append([]string{"sqlite", "--dir", t.TempDir(), "--engines", "modernc", "--format", "bench"}, quickSQLite...)...)
+	stdout, stderr, code := durabench(t, append([]string{"sqlite", "--dir", t.TempDir(), "--engines", "modernc", "--format", "bench"}, smallSQLiteFlags...)...)
 	if code != 0 || !strings.Contains(stdout, "BenchmarkSqlite/engine=modernc/sqlite_version=3.") ||
 		!strings.Contains(stdout, "/journal_mode=wal/synchronous=full/fullfsync=0/checkpoint_fullfsync=0/asked_checkpoint_fullfsync=default/rows_per_commit=1/row_bytes=100\t") {
 		t.Errorf("bench format: exit %d, stderr %s, output %q", code, stderr, stdout)
@@ -145,12 +145,12 @@ func TestSQLiteWithoutCgo(t *testing.T) {
 	const reason = "built without cgo (CGO_ENABLED=0): rebuild with cgo and a C compiler to get it"
 	dir := t.TempDir()
 
-	_, stderr, code := runNoCgo(t, bin, append([]string{"sqlite", "--dir", dir, "--engines", "mattn"}, quickSQLite...)...)
+	_, stderr, code := runNoCgo(t, bin, append([]string{"sqlite", "--dir", dir, "--engines", "mattn"}, smallSQLiteFlags...)...)
 	if want := "engine mattn is unavailable: " + reason; code != 2 || !strings.Contains(stderr, want) {
 		t.Errorf("--engines mattn without cgo: exit %d, stderr %q; want 2 and %q", code, stderr, want)
 	}
 
-	stdout, stderr, code := runNoCgo(t, bin, append([]string{"sqlite", "--dir", dir}, quickSQLite...)...)
+	stdout, stderr, code := runNoCgo(t, bin, append([]string{"sqlite", "--dir", dir}, smallSQLiteFlags...)...)
 	if code != 0 {
 		t.Fatalf("default engines without cgo: exit %d: %s", code, stderr)
 	}

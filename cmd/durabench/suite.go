@@ -9,29 +9,35 @@ import (
 	"github.com/durabench/durabench/internal/envinfo"
 	"github.com/durabench/durabench/internal/results"
 	"github.com/durabench/durabench/internal/syncbench"
+	"github.com/durabench/durabench/sqlitebench"
 	"github.com/durabench/durabench/syscalls"
+	"github.com/durabench/durabench/walbench"
 )
 
 const suiteSynopsis = `suite [--dir DIR] [--out DIR]
 
 A quick tour of the disk under --dir (default: the current directory) in
-about a minute: the environment, then every sync method this OS has for
-4 KiB and 64 KiB overwrites and appends. Each part is a short run of the
-corresponding command; run those for figures worth quoting (more rounds
-and writes).`
+about a minute: the environment; every sync method this OS has for 4 KiB and
+64 KiB overwrites and appends; a write-ahead log with 1, 8 and 64 writers
+sharing syncs; and SQLite commits for every engine this build has, in DELETE
+and WAL mode at synchronous NORMAL and FULL. Each part is a short run of the
+corresponding command; run those for figures worth quoting (more rounds and
+more commits).`
 
 const suiteExamples = `  durabench suite                      # the current directory
   durabench suite --dir /data --out results/quick`
 
-// part is one section of the quick suite: a title and the run that prints it.
-type part struct {
+// suitePart is one section of the quick suite: a title and its measurement.
+type suitePart struct {
 	title string
-	run   func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error)
+	run   measurement
 }
 
 // suiteParts is the quick suite, in order.
-var suiteParts = []part{
+var suiteParts = []suitePart{
 	{"Sync methods (durabench sync)", quickSync},
+	{"Write-ahead log and group commit (durabench wal)", quickWAL},
+	{"SQLite commits (durabench sqlite)", quickSQLite},
 }
 
 func runSuite(args []string) error {
@@ -52,47 +58,24 @@ func runSuite(args []string) error {
 	if err := checkDir(o.dir); err != nil {
 		return err
 	}
-	env, err := envinfo.Collect(o.dir)
-	if err != nil {
-		return err
-	}
-	sink, err := openSink(&o, env)
-	if err != nil {
-		return err
-	}
-	run, err := fixtures.NewRun(o.dir, "suite", o.keep)
-	if err != nil {
-		return err
-	}
-	defer run.Close()
-	var recs []results.Record
-	var reports []func(io.Writer) error
-	for _, p := range suiteParts {
-		fmt.Fprintf(os.Stderr, "durabench suite: %s\n", p.title)
-		r, report, err := p.run(run, env)
-		if err != nil {
-			return fmt.Errorf("%s: %w", p.title, err)
-		}
-		recs = append(recs, r...)
-		title := p.title
-		reports = append(reports, func(w io.Writer) error {
-			fmt.Fprintf(w, "== %s\n\n", title)
-			return report(w)
-		})
-	}
-	err = sink.emit(recs, func(w io.Writer) error {
-		for _, report := range reports {
-			if err := report(w); err != nil {
-				return err
+	return measure(&o, "suite", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+		var recs []results.Record
+		var parts []func(io.Writer) error
+		for _, p := range suiteParts {
+			fmt.Fprintf(os.Stderr, "durabench suite: %s\n", p.title)
+			r, report, err := p.run(run, env)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", p.title, err)
 			}
-			fmt.Fprintln(w)
+			recs = append(recs, r...)
+			title := p.title
+			parts = append(parts, func(w io.Writer) error {
+				fmt.Fprintf(w, "== %s\n\n", title)
+				return report(w)
+			})
 		}
-		return nil
+		return recs, reports(parts...), nil
 	})
-	if err != nil {
-		return err
-	}
-	return sink.close()
 }
 
 // quickSync is a short durabench sync: every method, 4K and 64K, overwrite
@@ -110,4 +93,54 @@ func quickSync(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Wr
 		return nil, nil, err
 	}
 	return syncbench.Records(res, nil, env.ID), func(w io.Writer) error { return syncbench.Report(w, cfg, res, nil) }, nil
+}
+
+// quickWAL is a short durabench wal: 4 KiB records in initialized segments,
+// buffered, fdatasync where the OS has it (else fsync), 1, 8 and 64 writers.
+func quickWAL(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	method := syscalls.Fsync
+	if syscalls.Fdatasync.Available() {
+		method = syscalls.Fdatasync
+	}
+	cfg := walbench.Config{
+		Layouts:    []fixtures.State{fixtures.Initialized},
+		BlockSizes: []int64{4 << 10},
+		IOModes:    []walbench.IOMode{walbench.Buffered},
+		Methods:    []syscalls.Method{method},
+		Iterations: 3200, Warmup: 320, Rounds: 2,
+		FileSize: 16 << 20, SyncEvery: 1, Writers: []int{1, 8, 64},
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, nil, err
+	}
+	res, err := walbench.Run(run, cfg, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return walbench.Records(res, nil, env.ID), func(w io.Writer) error { return walbench.Report(w, cfg, res, nil) }, nil
+}
+
+// quickSQLite is a short durabench sqlite: every engine this build has,
+// DELETE and WAL at NORMAL and FULL, fullfsync off.
+func quickSQLite(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	sel, err := sqlitebench.SelectEngines(nil, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg := sqlitebench.Config{
+		Engines: sel.Names, Skipped: sel.Skipped,
+		JournalModes:        []string{"delete", "wal"},
+		Synchronous:         []string{"normal", "full"},
+		FullFsync:           []string{"0"},
+		CheckpointFullFsync: []string{sqlitebench.CheckpointDefault},
+		Commits:             300, Warmup: 30, Rounds: 1, RowsPerCommit: 1, RowBytes: 100,
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, nil, err
+	}
+	out, err := sqlitebench.Run(run, cfg, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sqlitebench.Records(cfg, out, env.ID), func(w io.Writer) error { return sqlitebench.Report(w, cfg, out) }, nil
 }

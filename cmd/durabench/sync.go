@@ -6,6 +6,7 @@ import (
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
+	"github.com/durabench/durabench/internal/results"
 	"github.com/durabench/durabench/internal/syncbench"
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/syscalls"
@@ -95,34 +96,19 @@ func runSync(args []string) error {
 		}
 	}
 
-	env, err := envinfo.Collect(o.dir)
-	if err != nil {
-		return err
-	}
-	sink, err := openSink(&o, env)
-	if err != nil {
-		return err
-	}
-	run, err := fixtures.NewRun(o.dir, "sync", o.keep)
-	if err != nil {
-		return err
-	}
-	defer run.Close()
-	res, err := syncbench.Run(run, cfg, progress)
-	if err != nil {
-		return err
-	}
-	var counts []syncbench.Count
-	if f.countSyscalls {
-		if counts, err = syncbench.CountAll(cfg, syncCounter(run), progress); err != nil {
-			return err
+	return measure(&o, "sync", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+		res, err := syncbench.Run(run, cfg, progress)
+		if err != nil {
+			return nil, nil, err
 		}
-	}
-	recs := syncbench.Records(res, counts, env.ID)
-	if err := sink.emit(recs, func(w io.Writer) error { return syncbench.Report(w, cfg, res, counts) }); err != nil {
-		return err
-	}
-	return sink.close()
+		var counts []syncbench.Count
+		if f.countSyscalls {
+			if counts, err = syncbench.CountAll(cfg, syncCounter(run), progress); err != nil {
+				return nil, nil, err
+			}
+		}
+		return syncbench.Records(res, counts, env.ID), func(w io.Writer) error { return syncbench.Report(w, cfg, res, counts) }, nil
+	})
 }
 
 // config turns the flags into a validated syncbench.Config; every error is

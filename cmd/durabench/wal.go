@@ -5,6 +5,7 @@ import (
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
+	"github.com/durabench/durabench/internal/results"
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/syscalls"
 	"github.com/durabench/durabench/walbench"
@@ -111,34 +112,19 @@ func runWAL(args []string) error {
 		return asUsage(err)
 	}
 
-	env, err := envinfo.Collect(o.dir)
-	if err != nil {
-		return err
-	}
-	sink, err := openSink(&o, env)
-	if err != nil {
-		return err
-	}
-	run, err := fixtures.NewRun(o.dir, "wal", o.keep)
-	if err != nil {
-		return err
-	}
-	defer run.Close()
-	res, err := walbench.Run(run, cfg, progress)
-	if err != nil {
-		return err
-	}
-	var counts []walbench.Count
-	if f.countSyscalls {
-		if counts, err = walbench.CountAll(cfg, walCounter(run), progress); err != nil {
-			return err
+	return measure(&o, "wal", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+		res, err := walbench.Run(run, cfg, progress)
+		if err != nil {
+			return nil, nil, err
 		}
-	}
-	recs := walbench.Records(res, counts, env.ID)
-	if err := sink.emit(recs, func(w io.Writer) error { return walbench.Report(w, cfg, res, counts) }); err != nil {
-		return err
-	}
-	return sink.close()
+		var counts []walbench.Count
+		if f.countSyscalls {
+			if counts, err = walbench.CountAll(cfg, walCounter(run), progress); err != nil {
+				return nil, nil, err
+			}
+		}
+		return walbench.Records(res, counts, env.ID), func(w io.Writer) error { return walbench.Report(w, cfg, res, counts) }, nil
+	})
 }
 
 // config turns the flags into a validated walbench.Config; every error is
