@@ -51,6 +51,40 @@ func durabench(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	return out.String(), errb.String(), code
 }
 
+// refusal is one bad input to a command and what its refusal must say.
+type refusal struct {
+	name string
+	args []string
+	want string
+}
+
+// checkRefusals runs command with the good flags ok followed by each
+// refusal's args, and checks that each is refused as the tool promises: exit
+// status 2, a message saying what was wrong, a pointer to --help, and no file
+// created or changed anywhere under base.
+func checkRefusals(t *testing.T, command string, ok []string, base string, refusals []refusal) {
+	t.Helper()
+	before := listing(t, base)
+	for _, tt := range refusals {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append(append([]string{command}, ok...), tt.args...)
+			_, stderr, code := durabench(t, args...)
+			if code != 2 {
+				t.Errorf("exit status %d, want 2; stderr: %s", code, stderr)
+			}
+			if !strings.Contains(stderr, tt.want) {
+				t.Errorf("stderr %q does not say %q", stderr, tt.want)
+			}
+			if !strings.Contains(stderr, "Run 'durabench "+command+" --help'") {
+				t.Errorf("stderr does not point to --help: %q", stderr)
+			}
+			if after := listing(t, base); strings.Join(after, "\n") != strings.Join(before, "\n") {
+				t.Errorf("refused input touched files: before %q, after %q", before, after)
+			}
+		})
+	}
+}
+
 // listing names every entry below dir, to show that nothing was created.
 func listing(t *testing.T, dir string) []string {
 	t.Helper()
@@ -74,11 +108,7 @@ func TestSyncRefusesBadInput(t *testing.T) {
 	newOut := filepath.Join(base, "new-results")
 
 	ok := []string{"--dir", dir, "--iterations", "10", "--warmup", "0", "--rounds", "1", "--block-sizes", "4K", "--out", newOut}
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
+	refusals := []refusal{
 		{"zero size", []string{"--block-sizes", "0"}, "must be greater than zero"},
 		{"negative size", []string{"--block-sizes=-4K"}, "want a positive whole number"},
 		{"unknown unit", []string{"--block-sizes", "4X"}, `unknown unit "x"`},
@@ -97,25 +127,7 @@ func TestSyncRefusesBadInput(t *testing.T) {
 		{"bad threads", []string{"--threads", "two"}, `--threads: "two" is not a whole number`},
 		{"stray argument", []string{"now"}, `unexpected arguments ["now"]`},
 	}
-	before := listing(t, base)
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			args := append(append([]string{"sync"}, ok...), tt.args...)
-			_, stderr, code := durabench(t, args...)
-			if code != 2 {
-				t.Errorf("exit status %d, want 2; stderr: %s", code, stderr)
-			}
-			if !strings.Contains(stderr, tt.want) {
-				t.Errorf("stderr %q does not say %q", stderr, tt.want)
-			}
-			if !strings.Contains(stderr, "Run 'durabench sync --help'") {
-				t.Errorf("stderr does not point to --help: %q", stderr)
-			}
-			if after := listing(t, base); strings.Join(after, "\n") != strings.Join(before, "\n") {
-				t.Errorf("refused input touched files: before %q, after %q", before, after)
-			}
-		})
-	}
+	checkRefusals(t, "sync", ok, base, refusals)
 }
 
 func TestSyncWritesOutputsAndNeverOverwrites(t *testing.T) {

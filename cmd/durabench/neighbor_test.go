@@ -17,11 +17,7 @@ func TestNeighborRefusesBadInput(t *testing.T) {
 	existingOut := filepath.Join(base, "old-results")
 	os.Mkdir(existingOut, 0o755)
 	ok := []string{"--dir", dir, "--backlogs", "0,1M", "--trials", "1", "--rates", "0", "--duration", "10ms", "--stream-size", "1M"}
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
+	refusals := []refusal{
 		{"unknown mode", []string{"--mode", "burst"}, `--mode "burst": use backlog, stream, or both`},
 		{"bad backlog", []string{"--backlogs", "0,1X"}, `--backlogs: size "1X": unknown unit`},
 		{"backlog over free space", []string{"--backlogs", "0,1024T"}, "not enough free space under " + dir + ": --backlogs 1024T needs 1048576.0 GiB"},
@@ -33,22 +29,7 @@ func TestNeighborRefusesBadInput(t *testing.T) {
 		{"existing out", []string{"--out", existingOut}, "exists already"},
 		{"stray argument", []string{"now"}, `unexpected arguments ["now"]`},
 	}
-	before := listing(t, base)
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			args := append(append([]string{"neighbor"}, ok...), tt.args...)
-			_, stderr, code := durabench(t, args...)
-			if code != 2 {
-				t.Errorf("exit status %d, want 2; stderr: %s", code, stderr)
-			}
-			if !strings.Contains(stderr, tt.want) {
-				t.Errorf("stderr %q does not say %q", stderr, tt.want)
-			}
-			if after := listing(t, base); strings.Join(after, "\n") != strings.Join(before, "\n") {
-				t.Errorf("refused input touched files: before %q, after %q", before, after)
-			}
-		})
-	}
+	checkRefusals(t, "neighbor", ok, base, refusals)
 }
 
 func TestNeighborRunsBothModes(t *testing.T) {

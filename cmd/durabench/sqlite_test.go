@@ -26,11 +26,7 @@ func TestSQLiteRefusesBadInput(t *testing.T) {
 	os.WriteFile(notLib, []byte("not a library"), 0o644)
 
 	ok := append([]string{"--dir", dir, "--out", filepath.Join(base, "new-results")}, smallSQLiteFlags...)
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
+	refusals := []refusal{
 		{"unknown engine", []string{"--engines", "modernc,sqlite3"}, `--engines "sqlite3": use one or more of modernc, mattn, system`},
 		{"unknown journal mode", []string{"--journal-modes", "wal2"}, `--journal-modes "wal2": use one or more of delete, truncate, persist, wal, memory, off`},
 		{"unknown synchronous", []string{"--synchronous", "ful"}, `--synchronous "ful": use one or more of off, normal, full, extra`},
@@ -48,25 +44,7 @@ func TestSQLiteRefusesBadInput(t *testing.T) {
 		{"missing dir", []string{"--dir", filepath.Join(base, "nope")}, "does not exist: create it first"},
 		{"stray argument", []string{"now"}, `unexpected arguments ["now"]`},
 	}
-	before := listing(t, base)
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			args := append(append([]string{"sqlite"}, ok...), tt.args...)
-			_, stderr, code := durabench(t, args...)
-			if code != 2 {
-				t.Errorf("exit status %d, want 2; stderr: %s", code, stderr)
-			}
-			if !strings.Contains(stderr, tt.want) {
-				t.Errorf("stderr %q does not say %q", stderr, tt.want)
-			}
-			if !strings.Contains(stderr, "Run 'durabench sqlite --help'") {
-				t.Errorf("stderr does not point to --help: %q", stderr)
-			}
-			if after := listing(t, base); strings.Join(after, "\n") != strings.Join(before, "\n") {
-				t.Errorf("refused input touched files: before %q, after %q", before, after)
-			}
-		})
-	}
+	checkRefusals(t, "sqlite", ok, base, refusals)
 }
 
 func TestSQLiteWritesOutputs(t *testing.T) {

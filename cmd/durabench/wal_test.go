@@ -16,11 +16,7 @@ func TestWALRefusesBadInput(t *testing.T) {
 	existingOut := filepath.Join(base, "old-results")
 	os.Mkdir(existingOut, 0o755)
 	ok := []string{"--dir", dir, "--iterations", "20", "--warmup", "4", "--rounds", "1", "--file-size", "1M"}
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
+	refusals := []refusal{
 		{"unknown layout", []string{"--layouts", "append,sparse"}, `--layouts: file state "sparse": use one of append, fallocate, initialized`},
 		{"unknown I/O mode", []string{"--io-modes", "mmap"}, `--io-modes: I/O mode "mmap": use buffered or direct`},
 		{"method without a sync call", []string{"--methods", "fdatasync,dsync"}, "--methods dsync: the log writer makes its own sync call"},
@@ -37,22 +33,7 @@ func TestWALRefusesBadInput(t *testing.T) {
 		{"existing out", []string{"--out", existingOut}, "exists already: results are never overwritten"},
 		{"stray argument", []string{"now"}, `unexpected arguments ["now"]`},
 	}
-	before := listing(t, base)
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			args := append(append([]string{"wal"}, ok...), tt.args...)
-			_, stderr, code := durabench(t, args...)
-			if code != 2 {
-				t.Errorf("exit status %d, want 2; stderr: %s", code, stderr)
-			}
-			if !strings.Contains(stderr, tt.want) {
-				t.Errorf("stderr %q does not say %q", stderr, tt.want)
-			}
-			if after := listing(t, base); strings.Join(after, "\n") != strings.Join(before, "\n") {
-				t.Errorf("refused input touched files: before %q, after %q", before, after)
-			}
-		})
-	}
+	checkRefusals(t, "wal", ok, base, refusals)
 }
 
 func TestWALRunsAndReadsBack(t *testing.T) {
