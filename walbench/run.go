@@ -143,7 +143,7 @@ func shares(n, writers int) []int {
 type accumulator struct {
 	c        Case
 	cfg      Config
-	samples  []*measure.Samples
+	samples  measure.Set
 	rounds   []Round
 	verified uint64
 	before   int64
@@ -153,7 +153,7 @@ type accumulator struct {
 func newAccumulator(c Case, cfg Config) *accumulator {
 	a := &accumulator{c: c, cfg: cfg}
 	if c.Writers == 1 {
-		a.samples = []*measure.Samples{measure.NewSamples(cfg.Rounds * cfg.Iterations / cfg.SyncEvery)}
+		a.samples = measure.NewSet(1, cfg.Rounds*cfg.Iterations/cfg.SyncEvery)
 		return a
 	}
 	for _, n := range shares(cfg.Iterations, c.Writers) {
@@ -182,7 +182,7 @@ func runRound(run *fixtures.Run, cfg Config, round int, a *accumulator) (string,
 		w.Close()
 		return "", err
 	}
-	mark := a.marks()
+	mark := a.samples.Marks()
 	sp, m, counts, err := timeRound(w, cfg, c, a.samples)
 	if cerr := w.Close(); err == nil {
 		err = cerr
@@ -269,23 +269,9 @@ func markStop(marks syscount.Marker, commits int) {
 	}
 }
 
-// marks notes how many samples each writer's buffer holds.
-func (a *accumulator) marks() []int {
-	m := make([]int, len(a.samples))
-	for i, s := range a.samples {
-		m[i] = s.Len()
-	}
-	return m
-}
-
 // addRound records the samples added since mark as one round.
 func (a *accumulator) addRound(mark []int, sp span, m Metrics) {
-	var total, write, sync []int64
-	for i, s := range a.samples {
-		total = append(total, s.Total[mark[i]:]...)
-		write = append(write, s.Write[mark[i]:]...)
-		sync = append(sync, s.Sync[mark[i]:]...)
-	}
+	total, write, sync := a.samples.Since(mark)
 	a.rounds = append(a.rounds, Round{
 		Samples: len(total),
 		Records: len(total) * a.c.SyncEvery,
@@ -298,21 +284,18 @@ func (a *accumulator) addRound(mark []int, sp span, m Metrics) {
 }
 
 func (a *accumulator) result() Result {
-	var total, write, sync [][]int64
-	for _, s := range a.samples {
-		total, write, sync = append(total, s.Total), append(write, s.Write), append(sync, s.Sync)
-	}
+	total, write, sync := a.samples.All()
 	r := Result{
 		Case:      a.c,
 		Rounds:    a.rounds,
-		Total:     measure.Summarize(measure.Pool(total...)),
+		Total:     measure.Summarize(total),
 		Verified:  a.verified,
 		EOFBefore: a.before,
 		EOFAfter:  a.after,
 	}
 	if a.c.Split() {
-		r.Write = measure.Summarize(measure.Pool(write...))
-		r.Sync = measure.Summarize(measure.Pool(sync...))
+		r.Write = measure.Summarize(write)
+		r.Sync = measure.Summarize(sync)
 	}
 	for _, rd := range a.rounds {
 		r.Wall += rd.Wall

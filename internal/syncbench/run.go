@@ -132,30 +132,21 @@ func (c Config) cases() []Case {
 // buffer per thread, sized for every round, so no round allocates.
 type accumulator struct {
 	c        Case
-	samples  []*measure.Samples
+	samples  measure.Set
 	rounds   []Round
 	verified int
 	size     int64
 }
 
 func newAccumulator(c Case, cfg Config) *accumulator {
-	a := &accumulator{c: c}
 	per := cfg.Rounds * cfg.IterationsFor(c.BlockSize) / cfg.SyncEvery
-	for range c.Threads {
-		a.samples = append(a.samples, measure.NewSamples(per))
-	}
-	return a
+	return &accumulator{c: c, samples: measure.NewSet(c.Threads, per)}
 }
 
 // addRound records the samples added since mark (one length per thread);
 // wall is the time they took together.
 func (a *accumulator) addRound(mark []int, wall int64, cfg Config) {
-	var total, write, sync []int64
-	for i, s := range a.samples {
-		total = append(total, s.Total[mark[i]:]...)
-		write = append(write, s.Write[mark[i]:]...)
-		sync = append(sync, s.Sync[mark[i]:]...)
-	}
+	total, write, sync := a.samples.Since(mark)
 	a.rounds = append(a.rounds, Round{
 		Samples: len(total),
 		Bytes:   int64(len(total)) * int64(cfg.SyncEvery) * a.c.BlockSize,
@@ -166,26 +157,14 @@ func (a *accumulator) addRound(mark []int, wall int64, cfg Config) {
 	})
 }
 
-func (a *accumulator) marks() []int {
-	m := make([]int, len(a.samples))
-	for i, s := range a.samples {
-		m[i] = s.Len()
-	}
-	return m
-}
-
 func (a *accumulator) result(cfg Config) Result {
-	var total, write, sync [][]int64
-	for _, s := range a.samples {
-		total, write, sync = append(total, s.Total), append(write, s.Write), append(sync, s.Sync)
-	}
-	all := measure.Pool(total...)
+	all, write, sync := a.samples.All()
 	r := Result{
 		Case:      a.c,
 		Rounds:    a.rounds,
 		Total:     measure.Summarize(all),
-		Write:     measure.Summarize(measure.Pool(write...)),
-		Sync:      measure.Summarize(measure.Pool(sync...)),
+		Write:     measure.Summarize(write),
+		Sync:      measure.Summarize(sync),
 		Verified:  a.verified,
 		FileSize:  a.size,
 		Histogram: measure.NewHistogram(all),
@@ -271,7 +250,7 @@ func runThreadedRound(run *fixtures.Run, cfg Config, round int, a *accumulator) 
 		}
 		targets[i] = t
 	}
-	mark := a.marks()
+	mark := a.samples.Marks()
 	every, warm, meas := cfg.SyncEvery, cfg.Warmup/cfg.SyncEvery, cfg.IterationsFor(c.BlockSize)/cfg.SyncEvery
 
 	var sp span
@@ -344,7 +323,7 @@ func runInterleavedRound(run *fixtures.Run, cfg Config, round int, group []*accu
 	samples := make([]*measure.Samples, len(group))
 	marks := make([][]int, len(group))
 	for i, a := range group {
-		samples[i], marks[i] = a.samples[0], a.marks()
+		samples[i], marks[i] = a.samples[0], a.samples.Marks()
 	}
 	release := measure.Hold()
 	err := runInterleaved(targets, cfg.SyncEvery, cfg.Warmup/cfg.SyncEvery, cfg.IterationsFor(group[0].c.BlockSize)/cfg.SyncEvery, samples, cfg.Marks)
