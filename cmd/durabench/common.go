@@ -42,7 +42,10 @@ func newFlags(name, synopsis, examples string) *pflag.FlagSet {
 	fs.SortFlags = false
 	fs.Usage = func() {
 		w := os.Stdout
-		fmt.Fprintf(w, "Usage: durabench %s\n\n%s\n\nFlags:\n%s", name, strings.TrimSpace(synopsis), fs.FlagUsages())
+		// The synopsis opens with the command line, then a blank line and
+		// what the command does.
+		usage, about, _ := strings.Cut(strings.TrimSpace(synopsis), "\n\n")
+		fmt.Fprintf(w, "Usage: durabench %s\n\n%s\n\nFlags:\n%s", usage, about, fs.FlagUsages())
 		if examples != "" {
 			fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(examples, "\n"))
 		}

@@ -24,7 +24,7 @@ type command struct {
 
 // commands is the table of contents of the tool.
 var commands = []command{
-	{"suite", "a quick tour of the disk under --dir (default .): environment and every sync method", runSuite},
+	{"suite", "a quick tour of the disk under --dir (default .): sync methods, a log, SQLite", runSuite},
 	{"sync", "time write + sync for every sync method, file state and size", runSync},
 	{"wal", "time a write-ahead log: layouts, buffered or direct I/O, group commit, read-back", runWAL},
 	{"sqlite", "time SQLite commits per engine across journal_mode, synchronous and fullfsync", runSQLite},
@@ -102,5 +102,5 @@ func printOverview(w *os.File) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'durabench COMMAND --help' for a command's flags and examples.")
-	fmt.Fprintln(w, "Every command works only inside a new child directory of --dir and removes it at the end.")
+	fmt.Fprintln(w, "Every measuring command works only inside a new child directory of --dir and removes it at the end.")
 }

@@ -17,7 +17,7 @@ import (
 const suiteSynopsis = `suite [--dir DIR] [--out DIR]
 
 A quick tour of the disk under --dir (default: the current directory) in
-about a minute: the environment; every sync method this OS has for 4 KiB and
+seconds: the environment; every sync method this OS has for 4 KiB and
 64 KiB overwrites and appends; a write-ahead log with 1, 8 and 64 writers
 sharing syncs; and SQLite commits for every engine this build has, in DELETE
 and WAL mode at synchronous NORMAL and FULL. Each part is a short run of the
