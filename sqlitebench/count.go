@@ -2,7 +2,8 @@ package sqlitebench
 
 // The counting passes (durabench sqlite --count-syscalls). Invariants:
 //   - Counting never shares a run with timing: each case runs once more, in
-//     a child process traced with ptrace, after the timing passes, and only
+//     a traced child process (ptrace on Linux, the interposer on macOS),
+//     after the timing passes, and only
 //     counts come out of it.
 //   - The child runs the same round as a timing pass (fresh database,
 //     pragmas, schema, warm-up, commits, row check); the counting window

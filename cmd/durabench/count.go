@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"runtime"
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/syncbench"
@@ -14,10 +13,11 @@ import (
 )
 
 // The counting passes: a measuring command re-runs each case in a child
-// durabench traced with ptrace. The child is a hidden command that takes the
-// case's configuration as JSON, runs it with its counting window marked, and
-// reports the window's operations and device flushes through the file that
-// syscount names in its environment. Users never call it.
+// durabench traced by syscount (ptrace on Linux, the interposer on macOS).
+// The child is a hidden command that takes the case's configuration as JSON,
+// runs it with its counting window marked, and reports the window's
+// operations and device flushes through the file that syscount names in its
+// environment. Users never call it.
 
 // countInChild runs the hidden command role as a traced counting child
 // inside run's directory, with cfg as its configuration, attributing files
@@ -62,18 +62,13 @@ func runCountChild(role, parent string, args []string, cfg any, measure func(run
 	return nil
 }
 
-// checkCounting refuses --count-syscalls where the ptrace tracer cannot
-// run, before any timing pass starts.
-func checkCounting() error { return countingOn(runtime.GOOS, runtime.GOARCH) }
-
-// countingOn refuses counting passes on goos/goarch unless the ptrace
-// tracer runs there (see syscalls/trace/run_other.go).
-func countingOn(goos, goarch string) error {
-	if goos == "linux" && (goarch == "amd64" || goarch == "arm64") {
-		return nil
+// checkCounting refuses --count-syscalls, before any timing pass starts,
+// where this OS has no way to count a child's calls.
+func checkCounting() error {
+	if err := syscount.Available(); err != nil {
+		return usageErrorf("--count-syscalls: %v: drop it", err)
 	}
-	return usageErrorf("--count-syscalls traces with ptrace, which durabench has only on Linux (amd64, arm64), not on %s/%s: drop it, or count a command with durabench trace --method interpose",
-		goos, goarch)
+	return nil
 }
 
 // syncCounter returns the syncbench.Counter that runs a case as a child of

@@ -74,7 +74,7 @@ func runSQLite(args []string) error {
 	fs.IntVar(&f.rowsPerCommit, "rows-per-commit", 1, "inserts per transaction")
 	fs.IntVar(&f.rowBytes, "row-bytes", 100, "bytes of each row's blob")
 	fs.StringVar(&f.sqliteLib, "sqlite-lib", "", "libsqlite3 for the system engine (default: the platform's own)")
-	fs.BoolVar(&f.countSyscalls, "count-syscalls", false, "after timing, run each case again under ptrace (Linux) and count its sync calls per commit by kind and by file, and the device's flushes")
+	fs.BoolVar(&f.countSyscalls, "count-syscalls", false, "after timing, run each case again, traced (ptrace on Linux, the interposer on macOS), and count its sync calls per commit by kind and by file, and the device's flushes")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -73,7 +73,7 @@ func runSync(args []string) error {
 	fs.StringVar(&f.threads, "threads", "1", "thread counts, e.g. 1,2,4; each thread syncs its own file")
 	fs.BoolVar(&f.staircase, "staircase", false, "report the share of samples within 100 µs of a whole millisecond")
 	fs.BoolVar(&f.histogram, "histogram", false, "print each case's latency histogram (1-2-5 buckets per decade)")
-	fs.BoolVar(&f.countSyscalls, "count-syscalls", false, "after timing, run each case again under ptrace (Linux) and count syncs, writes and device flushes per write")
+	fs.BoolVar(&f.countSyscalls, "count-syscalls", false, "after timing, run each case again, traced (ptrace on Linux, the interposer on macOS), and count syncs, writes and device flushes per write")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -79,7 +79,7 @@ func runWAL(args []string) error {
 	fs.IntVar(&f.syncEvery, "sync-every", 1, "one writer: records per sync; a sample is the whole batch")
 	fs.StringVar(&f.writers, "writers", "1", "concurrent writer counts, e.g. 1,2,4,8,16,32,64; commits/s counts all writers")
 	fs.StringVar(&f.sizeSweep, "size-sweep", "", "record sizes to sweep instead of --block-sizes, each in a segment of (iterations + warmup) × size")
-	fs.BoolVar(&f.countSyscalls, "count-syscalls", false, "after timing, run each layout, size, I/O mode and method again with one writer under ptrace (Linux) and count writes, syncs, directory syncs and device flushes per commit")
+	fs.BoolVar(&f.countSyscalls, "count-syscalls", false, "after timing, run each layout, size, I/O mode and method again with one writer, traced (ptrace on Linux, the interposer on macOS), and count writes, syncs, directory syncs and device flushes per commit")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -65,7 +65,7 @@ func CountAll(cfg Config, counter Counter, progress Progress) ([]Count, error) {
 
 // countedCalls are the columns of the count table, in this order, when any
 // count has them.
-var countedCalls = []string{"fsync", "fdatasync", "sync_file_range", "msync", "syncfs", "sync", "fcntl", "pwrite64", "write", "pwritev", "pwritev2", "writev"}
+var countedCalls = []string{"fsync", "fdatasync", "sync_file_range", "msync", "syncfs", "sync", "fcntl", "pwrite64", "pwrite", "write", "pwritev", "pwritev2", "writev"}
 
 // CountReport writes the counting passes as a table: calls per write (or
 // per batch with --sync-every) by kind, the device's flushes, and the open

@@ -38,8 +38,9 @@ var (
 // names trace.Counts keeps them under, in the order tables show them.
 var SyncCalls = []string{"fsync", "fdatasync", FullFsyncCall, BarrierFsyncCall}
 
-// WriteCalls are the calls that write to a file.
-var WriteCalls = []string{"write", "pwrite64", "writev", "pwritev", "pwritev2"}
+// WriteCalls are the calls that write to a file ("pwrite" is macOS's name
+// for what Linux calls pwrite64).
+var WriteCalls = []string{"write", "pwrite64", "pwrite", "writev", "pwritev", "pwritev2"}
 
 // PerOpOn returns the calls named names made on files of class, per
 // operation.

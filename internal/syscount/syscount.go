@@ -3,11 +3,11 @@
 // flush requests that reached the device.
 //
 // Invariants: counting never shares a run with timing. The parent re-runs a
-// case in a child durabench traced with ptrace; the child marks the window
-// around its measured operations (trace.MarkStart/MarkStop) and reads the
-// device's flush counter at the window's edges, so set-up, warm-up and
-// read-back are outside the counts. A traced run reports counts, never
-// latencies.
+// case in a child durabench traced with ptrace (Linux) or with the
+// interposer inserted (macOS); the child marks the window around its
+// measured operations (trace.MarkStart/MarkStop) and reads the device's
+// flush counter at the window's edges, so set-up, warm-up and read-back are
+// outside the counts. A traced run reports counts, never latencies.
 package syscount
 
 import (
@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 
 	"github.com/durabench/durabench/internal/envinfo"
 	"github.com/durabench/durabench/syscalls/trace"
@@ -133,8 +134,23 @@ func (r Result) FlushesPerOp() float64 {
 // operation, or it is not a durabench that knows how to count.
 var ErrNoWindow = errors.New("syscount: the traced run marked no counting window")
 
-// Count runs this durabench binary with args under the tracer, as a counting
-// child, and returns what its marked windows held. scratch is a directory
+// Available returns nil if this OS can run counting passes, and otherwise
+// an error wrapping ErrNoCounting that says where it can.
+func Available() error {
+	_, err := methodFor(runtime.GOOS, runtime.GOARCH)
+	return err
+}
+
+// Method names how counting passes see a child's calls here: "ptrace"
+// (Linux) or "interpose" (macOS).
+func Method() string {
+	m, _ := methodFor(runtime.GOOS, runtime.GOARCH)
+	return m
+}
+
+// Count runs this durabench binary with args as a counting child, under
+// ptrace on Linux or with the interposer on macOS, and returns what its
+// marked windows held. scratch is a directory
 // for the child's report file; classify names the files (nil: by name).
 func Count(args []string, scratch string, classify trace.Classifier) (Result, error) {
 	self, err := os.Executable()
@@ -147,7 +163,7 @@ func Count(args []string, scratch string, classify trace.Classifier) (Result, er
 	cmd.Env = append(os.Environ(), windowEnv+"="+reportPath)
 	var stderr limitedBuffer
 	cmd.Stderr = &stderr
-	counts, err := trace.Run(cmd, trace.Options{Window: true, Classify: classify})
+	counts, err := runCounted(cmd, classify)
 	if err != nil {
 		return Result{}, err
 	}
