@@ -9,21 +9,6 @@ import (
 	"github.com/durabench/durabench/internal/results"
 )
 
-// readRecords reads a run's results.jsonl.
-func readRecords(t *testing.T, out string) []results.Record {
-	t.Helper()
-	f, err := os.Open(filepath.Join(out, "results.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := results.ReadJSONL(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
-}
-
 // TestSQLiteCountSyscalls runs durabench sqlite --count-syscalls as a user
 // would: the counting children (__count-sqlite) are this binary, traced,
 // and each case's pooled record carries its syncs per commit by file.

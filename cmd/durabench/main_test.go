@@ -51,6 +51,21 @@ func durabench(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	return out.String(), errb.String(), code
 }
 
+// readRecords reads a run's results.jsonl.
+func readRecords(t *testing.T, out string) []results.Record {
+	t.Helper()
+	f, err := os.Open(filepath.Join(out, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := results.ReadJSONL(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
 // refusal is one bad input to a command and what its refusal must say.
 type refusal struct {
 	name string
@@ -149,15 +164,7 @@ func TestSyncWritesOutputsAndNeverOverwrites(t *testing.T) {
 			t.Errorf("%s missing or empty: %v", name, err)
 		}
 	}
-	f, err := os.Open(filepath.Join(out, "results.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := results.ReadJSONL(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readRecords(t, out)
 	// 2 workloads × 2 sizes × 2 methods, each 2 rounds + pooled.
 	if len(recs) != 8*3 {
 		t.Errorf("%d records, want 24", len(recs))

@@ -96,9 +96,6 @@ func runNeighbor(args []string) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	if err := checkDir(o.dir); err != nil {
-		return err
-	}
 	if backlog != nil {
 		if err := backlog.CheckSpace(o.dir); err != nil {
 			return asUsage(err)

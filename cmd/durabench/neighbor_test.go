@@ -46,15 +46,7 @@ func TestNeighborRunsBothModes(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, stdout)
 		}
 	}
-	f, err := os.Open(filepath.Join(out, "results.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := results.ReadJSONL(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readRecords(t, out)
 	// Backlog: 2 backlogs × 2 methods × (2 trials + pooled); stream: 2 rates
 	// × 2 methods × (2 passes + pooled).
 	if len(recs) != 12+12 {

@@ -30,8 +30,12 @@ func addOutputFlags(fs *pflag.FlagSet, o *outputFlags) {
 	fs.BoolVar(&o.keep, "keep", false, "keep the run's files instead of removing them at the end")
 }
 
-// validate refuses bad output flags before anything is touched.
+// validate refuses bad --dir, --out and --format values before anything is
+// touched.
 func (o *outputFlags) validate() error {
+	if err := checkDir(o.dir); err != nil {
+		return err
+	}
 	ok := false
 	for _, f := range formats {
 		ok = ok || f == o.format

@@ -93,9 +93,6 @@ func runSQLite(args []string) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	if err := checkDir(o.dir); err != nil {
-		return err
-	}
 	for _, st := range cfg.Skipped {
 		fmt.Fprintf(os.Stderr, "durabench sqlite: not running %s: %s\n", st.Name, st.Reason)
 	}

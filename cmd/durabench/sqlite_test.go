@@ -68,15 +68,7 @@ func TestSQLiteWritesOutputs(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, stdout)
 		}
 	}
-	f, err := os.Open(filepath.Join(out, "results.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := results.ReadJSONL(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readRecords(t, out)
 	// 2 engines × 2 journal modes, each 2 rounds + pooled.
 	if len(recs) != 4*3 {
 		t.Fatalf("%d records, want 12", len(recs))

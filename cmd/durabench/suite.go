@@ -55,9 +55,6 @@ func runSuite(args []string) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	if err := checkDir(o.dir); err != nil {
-		return err
-	}
 	return measure(&o, "suite", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		var recs []results.Record
 		var parts []func(io.Writer) error

@@ -87,9 +87,6 @@ func runSync(args []string) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	if err := checkDir(o.dir); err != nil {
-		return err
-	}
 	if f.countSyscalls {
 		if err := checkCounting(); err != nil {
 			return err

@@ -105,9 +105,6 @@ func runWAL(args []string) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	if err := checkDir(o.dir); err != nil {
-		return err
-	}
 	if err := fixtures.CheckSpace(o.dir, cfg.DiskNeeded(o.keep), "this run's largest log", nil); err != nil {
 		return asUsage(err)
 	}

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/durabench/durabench/internal/results"
 )
 
 func TestWALRefusesBadInput(t *testing.T) {
@@ -54,15 +52,7 @@ func TestWALRunsAndReadsBack(t *testing.T) {
 	if n := strings.Count(stderr, "verified 36 records"); n != 2*2*2*2 {
 		t.Errorf("%d progress lines say every record was verified, want one per case and round (16):\n%s", n, stderr)
 	}
-	f, err := os.Open(filepath.Join(out, "results.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := results.ReadJSONL(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readRecords(t, out)
 	if len(recs) != 8*3 {
 		t.Errorf("%d records, want 8 cases × (2 rounds + pooled)", len(recs))
 	}
