@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/durabench/durabench/drivers"
-	"github.com/durabench/durabench/internal/syscount"
+	"github.com/durabench/durabench/syscount"
 )
 
 // CheckpointDefault, as a checkpoint_fullfsync value, means "leave it as

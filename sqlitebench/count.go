@@ -19,9 +19,9 @@ import (
 	"runtime"
 
 	"github.com/durabench/durabench/drivers"
-	"github.com/durabench/durabench/internal/results"
-	"github.com/durabench/durabench/internal/syscount"
+	"github.com/durabench/durabench/results"
 	"github.com/durabench/durabench/syscalls/trace"
+	"github.com/durabench/durabench/syscount"
 )
 
 // maxCountCommits caps the commits of a counting pass: tracing slows every

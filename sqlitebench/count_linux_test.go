@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/durabench/durabench/internal/envinfo"
-	"github.com/durabench/durabench/internal/syscount"
 	"github.com/durabench/durabench/syscalls/trace"
+	"github.com/durabench/durabench/syscount"
 )
 
 // testCounter counts a case the way durabench sqlite --count-syscalls does,

@@ -10,8 +10,8 @@ import (
 
 	"github.com/durabench/durabench/drivers"
 	"github.com/durabench/durabench/fixtures"
-	"github.com/durabench/durabench/internal/syscount"
 	"github.com/durabench/durabench/syscalls/trace"
+	"github.com/durabench/durabench/syscount"
 )
 
 // The counting child: when a test counts through syscount.Count, the test

@@ -3,7 +3,7 @@ package sqlitebench
 import (
 	"fmt"
 
-	"github.com/durabench/durabench/internal/measure"
+	"github.com/durabench/durabench/measure"
 )
 
 // The timed loop. Invariants:

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/durabench/durabench/internal/results"
+	"github.com/durabench/durabench/results"
 )
 
 // Params returns the case as result parameters: the engine and its SQLite

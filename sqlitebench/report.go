@@ -16,7 +16,7 @@ import (
 	"strings"
 
 	"github.com/durabench/durabench/drivers"
-	"github.com/durabench/durabench/internal/results"
+	"github.com/durabench/durabench/results"
 )
 
 // Report writes the human report of a run: one line per engine with what a

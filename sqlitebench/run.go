@@ -20,7 +20,7 @@ import (
 
 	"github.com/durabench/durabench/drivers"
 	"github.com/durabench/durabench/fixtures"
-	"github.com/durabench/durabench/internal/measure"
+	"github.com/durabench/durabench/measure"
 )
 
 // Case is one cell of the matrix as asked for: an engine and the values of

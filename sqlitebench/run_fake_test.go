@@ -8,7 +8,7 @@ import (
 
 	"github.com/durabench/durabench/drivers"
 	"github.com/durabench/durabench/fixtures"
-	"github.com/durabench/durabench/internal/measure"
+	"github.com/durabench/durabench/measure"
 )
 
 func newRun(t testing.TB) *fixtures.Run {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/durabench/durabench/drivers"
-	"github.com/durabench/durabench/internal/measure"
+	"github.com/durabench/durabench/measure"
 )
 
 // realEngines returns the engines this test binary can run: all three

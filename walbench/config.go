@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/durabench/durabench/wal"
+
 	"github.com/durabench/durabench/fixtures"
-	"github.com/durabench/durabench/internal/syscount"
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/syscalls"
+	"github.com/durabench/durabench/syscount"
 )
 
 // Config is one durabench wal run. Every case of the cross product of
@@ -20,7 +22,7 @@ type Config struct {
 	// 24-byte header and the rest payload, so that a 16K record is a 16 KiB
 	// write, as in the reference. Multiples of 8, at least 40 bytes.
 	BlockSizes []int64
-	IOModes    []IOMode
+	IOModes    []wal.IOMode
 	Methods    []syscalls.Method
 	Iterations int // measured records per case and round, over all writers
 	Warmup     int // unmeasured records before them, in the same log
@@ -44,7 +46,7 @@ type Config struct {
 
 // minBlock is the smallest record: the header and the 16 bytes stamped in
 // every payload for the read-back.
-const minBlock = headerSize + stampSize
+const minBlock = wal.HeaderSize + stampSize
 
 // maxWriters bounds --writers.
 const maxWriters = 1024
@@ -109,16 +111,16 @@ func (c Config) Validate() error {
 // checkBlock checks one block size against the framing and the segments.
 func (c Config) checkBlock(bs int64) error {
 	size := units.FormatSize(bs)
-	if bs < minBlock || bs%frameAlign != 0 {
+	if bs < minBlock || bs%wal.FrameAlign != 0 {
 		return fmt.Errorf("block size %s: a record is one block of a %d-byte header and its payload, framed on %d bytes; use a multiple of %d of at least %d",
-			size, headerSize, frameAlign, frameAlign, minBlock)
+			size, wal.HeaderSize, wal.FrameAlign, wal.FrameAlign, minBlock)
 	}
 	if c.FileSize == 0 {
 		return nil
 	}
-	if c.hasDirect() && c.FileSize%DefaultAlignment != 0 {
+	if c.hasDirect() && c.FileSize%wal.DefaultAlignment != 0 {
 		return fmt.Errorf("--file-size %d is not a multiple of %d, the direct-I/O alignment, so the last block would pass it: use %s",
-			c.FileSize, DefaultAlignment, units.FormatSize(roundDown(c.FileSize, DefaultAlignment)))
+			c.FileSize, wal.DefaultAlignment, units.FormatSize(roundDown(c.FileSize, wal.DefaultAlignment)))
 	}
 	if bs > c.FileSize {
 		return fmt.Errorf("block size %s does not fit in --file-size %s: raise --file-size", size, units.FormatSize(c.FileSize))
@@ -138,7 +140,7 @@ func (c Config) checkBlock(bs int64) error {
 func (c Config) capacityNeeded(bs int64) int64 {
 	need := int64(c.Warmup+c.Iterations) * bs
 	if c.hasDirect() {
-		need = roundUp64(need, DefaultAlignment)
+		need = roundUp64(need, wal.DefaultAlignment)
 	}
 	return need
 }
@@ -149,7 +151,7 @@ func (c Config) SegmentSize(bs int64) int64 {
 	if c.FileSize > 0 {
 		return c.FileSize
 	}
-	return roundUp64(int64(c.Warmup+c.Iterations)*bs, DefaultAlignment)
+	return roundUp64(int64(c.Warmup+c.Iterations)*bs, wal.DefaultAlignment)
 }
 
 // DiskNeeded returns the most bytes the run holds on disk at once: one
@@ -173,7 +175,7 @@ func (c Config) DiskNeeded(keep bool) int64 {
 
 func (c Config) hasDirect() bool {
 	for _, m := range c.IOModes {
-		if m == Direct {
+		if m == wal.Direct {
 			return true
 		}
 	}
@@ -182,19 +184,19 @@ func (c Config) hasDirect() bool {
 
 func (c Config) paddingNote() string {
 	if c.hasDirect() {
-		return fmt.Sprintf(", the last direct write padded to %d", DefaultAlignment)
+		return fmt.Sprintf(", the last direct write padded to %d", wal.DefaultAlignment)
 	}
 	return ""
 }
 
 // ParseIOModes parses a comma-separated list of I/O modes.
-func ParseIOModes(csv string) ([]IOMode, error) {
-	var out []IOMode
+func ParseIOModes(csv string) ([]wal.IOMode, error) {
+	var out []wal.IOMode
 	for _, part := range strings.Split(csv, ",") {
 		if strings.TrimSpace(part) == "" {
 			continue
 		}
-		m, err := ParseIOMode(part)
+		m, err := wal.ParseIOMode(part)
 		if err != nil {
 			return nil, err
 		}

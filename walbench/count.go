@@ -24,12 +24,14 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/durabench/durabench/wal"
+
 	"github.com/durabench/durabench/fixtures"
-	"github.com/durabench/durabench/internal/results"
-	"github.com/durabench/durabench/internal/syscount"
 	"github.com/durabench/durabench/internal/units"
+	"github.com/durabench/durabench/results"
 	"github.com/durabench/durabench/syscalls"
 	"github.com/durabench/durabench/syscalls/trace"
+	"github.com/durabench/durabench/syscount"
 )
 
 // maxCountRecords caps the records of a counting pass: counts per commit do
@@ -54,7 +56,7 @@ type Counter func(cfg Config, classify trace.Classifier) (syscount.Result, error
 // maxCountRecords measured records in whole batches.
 func CountConfig(cfg Config, c Case) Config {
 	cc := cfg
-	cc.Layouts, cc.BlockSizes, cc.IOModes, cc.Methods = []fixtures.State{c.Layout}, []int64{c.BlockSize}, []IOMode{c.IOMode}, []syscalls.Method{c.Method}
+	cc.Layouts, cc.BlockSizes, cc.IOModes, cc.Methods = []fixtures.State{c.Layout}, []int64{c.BlockSize}, []wal.IOMode{c.IOMode}, []syscalls.Method{c.Method}
 	cc.Writers, cc.Rounds, cc.Marks = []int{1}, 1, nil
 	cc.FileSize = cfg.SegmentSize(c.BlockSize)
 	cc.Iterations = max(cfg.SyncEvery, min(cfg.Iterations, maxCountRecords)/cfg.SyncEvery*cfg.SyncEvery)
@@ -68,15 +70,10 @@ func SegmentClassifier(path string, isDir bool) trace.Class {
 	switch {
 	case isDir:
 		return trace.ClassDirectory
-	case isSegmentName(filepath.Base(path)):
+	case wal.IsSegmentName(filepath.Base(path)):
 		return trace.ClassWAL
 	}
 	return trace.ClassOther
-}
-
-func isSegmentName(name string) bool {
-	_, ok := parseSegmentName(name)
-	return ok
 }
 
 // CountAll runs a counting pass with one writer for every layout, block

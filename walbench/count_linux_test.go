@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/durabench/durabench/wal"
+
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
-	"github.com/durabench/durabench/internal/syscount"
 	"github.com/durabench/durabench/syscalls"
 	"github.com/durabench/durabench/syscalls/trace"
+	"github.com/durabench/durabench/syscount"
 )
 
 // testCounter counts a case the way durabench wal --count-syscalls does,
@@ -56,7 +58,7 @@ func TestCountsPerCommit(t *testing.T) {
 	}
 	const records, bs = 48, 4096
 	cfg := Config{
-		Layouts: layouts, BlockSizes: []int64{bs}, IOModes: []IOMode{Buffered, Direct},
+		Layouts: layouts, BlockSizes: []int64{bs}, IOModes: []wal.IOMode{wal.Buffered, wal.Direct},
 		Methods:    []syscalls.Method{syscalls.Fsync, syscalls.Fdatasync},
 		Iterations: records, Warmup: 8, Rounds: 1, FileSize: 1 << 20, SyncEvery: 1, Writers: []int{1, 4},
 	}
@@ -84,7 +86,7 @@ func TestCountsPerCommit(t *testing.T) {
 	// so 48 records after 8 of warm-up start 3 new segments inside the
 	// window (records 17, 33 and 49).
 	cfg = Config{
-		Layouts: []fixtures.State{fixtures.Append}, BlockSizes: []int64{bs}, IOModes: []IOMode{Buffered, Direct},
+		Layouts: []fixtures.State{fixtures.Append}, BlockSizes: []int64{bs}, IOModes: []wal.IOMode{wal.Buffered, wal.Direct},
 		Methods:    []syscalls.Method{syscalls.Fdatasync},
 		Iterations: records, Warmup: 8, Rounds: 1, FileSize: 64 << 10, SyncEvery: 4, Writers: []int{1},
 	}

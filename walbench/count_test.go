@@ -9,10 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/durabench/durabench/wal"
+
 	"github.com/durabench/durabench/fixtures"
-	"github.com/durabench/durabench/internal/syscount"
 	"github.com/durabench/durabench/syscalls"
 	"github.com/durabench/durabench/syscalls/trace"
+	"github.com/durabench/durabench/syscount"
 )
 
 // The counting child: when a test counts through syscount.Count, the test
@@ -23,6 +25,13 @@ const (
 	countConfigEnv = "WALBENCH_TEST_COUNT_CONFIG"
 	countDirEnv    = "WALBENCH_TEST_COUNT_DIR"
 )
+
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(countConfigEnv); spec != "" {
+		os.Exit(countChild(os.Getenv(countDirEnv), spec))
+	}
+	os.Exit(m.Run())
+}
 
 func countChild(dir, spec string) int {
 	if err := runCountChild(dir, spec); err != nil {
@@ -56,7 +65,7 @@ func runCountChild(dir, spec string) error {
 func TestCountConfigIsOneWriterOfOneCase(t *testing.T) {
 	cfg := smallConfig()
 	cfg.Iterations, cfg.Warmup, cfg.SyncEvery, cfg.Writers, cfg.FileSize = 2001, 99, 3, []int{1}, 64<<20
-	c := Case{Layout: fixtures.Fallocate, BlockSize: 4096, IOMode: Direct, Method: syscalls.Fdatasync, Writers: 1, SyncEvery: 3, SegmentSize: cfg.SegmentSize(4096)}
+	c := Case{Layout: fixtures.Fallocate, BlockSize: 4096, IOMode: wal.Direct, Method: syscalls.Fdatasync, Writers: 1, SyncEvery: 3, SegmentSize: cfg.SegmentSize(4096)}
 	cc := CountConfig(cfg, c)
 	if err := cc.Validate(); err != nil {
 		t.Fatal(err)
@@ -82,8 +91,8 @@ func TestSegmentClassifier(t *testing.T) {
 		isDir bool
 		want  trace.Class
 	}{
-		{"/log/" + segmentName(1), false, trace.ClassWAL},
-		{"/log/" + segmentName(12345), false, trace.ClassWAL},
+		{"/log/" + wal.SegmentName(1), false, trace.ClassWAL},
+		{"/log/" + wal.SegmentName(12345), false, trace.ClassWAL},
 		{"/log", true, trace.ClassDirectory},
 		{"/log/notes.wal", false, trace.ClassOther},
 		{"/log/x.db-wal", false, trace.ClassOther},
@@ -102,7 +111,7 @@ type sizeMarker struct {
 }
 
 func (m *sizeMarker) bytes() int64 {
-	paths, _ := filepath.Glob(filepath.Join(m.dir, "*", "*"+segmentSuffix))
+	paths, _ := filepath.Glob(filepath.Join(m.dir, "*", "*.wal"))
 	var n int64
 	for _, p := range paths {
 		if st, err := os.Stat(p); err == nil {
@@ -122,7 +131,7 @@ func (m *sizeMarker) Stop(ops int) {
 func TestMarksBracketTheTimedCommits(t *testing.T) {
 	run := newRun(t)
 	m := &sizeMarker{dir: run.Dir}
-	cfg := Config{Layouts: []fixtures.State{fixtures.Append}, BlockSizes: []int64{4096}, IOModes: []IOMode{Buffered},
+	cfg := Config{Layouts: []fixtures.State{fixtures.Append}, BlockSizes: []int64{4096}, IOModes: []wal.IOMode{wal.Buffered},
 		Methods: []syscalls.Method{syscalls.Fdatasync}, Iterations: 40, Warmup: 8, Rounds: 1, FileSize: 1 << 20, SyncEvery: 4, Writers: []int{1}, Marks: m}
 	if _, err := Run(run, cfg, nil); err != nil {
 		t.Fatal(err)
@@ -147,14 +156,14 @@ func counted(c Case, ops int, bytes uint64, flushes int64, calls map[trace.Class
 			counts.Syscalls[name] += n
 		}
 	}
-	counts.AddFileBytes("/log/"+segmentName(1), trace.ClassWAL, bytes)
+	counts.AddFileBytes("/log/"+wal.SegmentName(1), trace.ClassWAL, bytes)
 	return Count{Case: c, Result: syscount.Result{Ops: ops, Counts: counts, DeviceFlushes: flushes}}
 }
 
 func TestCountReportAndRecords(t *testing.T) {
 	cfg := smallConfig()
 	cfg.Writers = []int{1, 4}
-	c := Case{Layout: fixtures.Append, BlockSize: 4096, IOMode: Buffered, Method: syscalls.Fdatasync, Writers: 1, SyncEvery: 1, SegmentSize: 1 << 20}
+	c := Case{Layout: fixtures.Append, BlockSize: 4096, IOMode: wal.Buffered, Method: syscalls.Fdatasync, Writers: 1, SyncEvery: 1, SegmentSize: 1 << 20}
 	count := counted(c, 64, 64*4096, 70, map[trace.Class]map[string]uint64{
 		trace.ClassWAL:       {"pwrite64": 64, "fdatasync": 64, "fsync": 3},
 		trace.ClassDirectory: {"fsync": 3},
@@ -200,7 +209,7 @@ func TestCountReportAndRecords(t *testing.T) {
 }
 
 func TestCountWarnings(t *testing.T) {
-	c := Case{Layout: fixtures.Initialized, BlockSize: 16384, IOMode: Direct, Method: syscalls.Fdatasync, Writers: 1, SyncEvery: 1}
+	c := Case{Layout: fixtures.Initialized, BlockSize: 16384, IOMode: wal.Direct, Method: syscalls.Fdatasync, Writers: 1, SyncEvery: 1}
 	silent := counted(c, 10, 0, 0, nil)
 	unknown := counted(c, 10, 0, -1, nil)
 	fine := counted(c, 10, 0, 10, nil)

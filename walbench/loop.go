@@ -3,7 +3,9 @@ package walbench
 import (
 	"sync"
 
-	"github.com/durabench/durabench/internal/measure"
+	"github.com/durabench/durabench/wal"
+
+	"github.com/durabench/durabench/measure"
 )
 
 // The timed loops. Invariants:
@@ -23,7 +25,7 @@ type span struct{ start, end int64 }
 // writeBatches has one writer write n batches of every records, each
 // followed by a Sync, recording a sample per batch into s (nil: not
 // recorded). Records are numbered from first.
-func writeBatches(w *Writer, p []byte, first, n, every int, s *measure.Samples) (span, error) {
+func writeBatches(w *wal.Writer, p []byte, first, n, every int, s *measure.Samples) (span, error) {
 	start := measure.Now()
 	for b := range n {
 		t0 := measure.Now()
@@ -48,7 +50,7 @@ func writeBatches(w *Writer, p []byte, first, n, every int, s *measure.Samples) 
 // appendShare has writer id append records first..first+n-1 of its own
 // numbering, one Append each, recording each commit into s (nil: not
 // recorded).
-func appendShare(w *Writer, p []byte, id, first, n int, s *measure.Samples) error {
+func appendShare(w *wal.Writer, p []byte, id, first, n int, s *measure.Samples) error {
 	for i := range n {
 		t0 := measure.Now()
 		stamp(p, id, first+i)
@@ -66,7 +68,7 @@ func appendShare(w *Writer, p []byte, id, first, n int, s *measure.Samples) erro
 // shares[i] records numbered from firsts[i] into samples[i] (nil: not
 // recorded), all released together. It returns the span from the release
 // to the last return.
-func appendConcurrently(w *Writer, payloads [][]byte, firsts, shares []int, samples []*measure.Samples) (span, error) {
+func appendConcurrently(w *wal.Writer, payloads [][]byte, firsts, shares []int, samples []*measure.Samples) (span, error) {
 	var wg sync.WaitGroup
 	errs := make([]error, len(payloads))
 	gate := make(chan struct{})

@@ -4,8 +4,10 @@ import (
 	"maps"
 	"strconv"
 
-	"github.com/durabench/durabench/internal/results"
+	"github.com/durabench/durabench/wal"
+
 	"github.com/durabench/durabench/internal/units"
+	"github.com/durabench/durabench/results"
 )
 
 // Params returns the case as result parameters, in table order.
@@ -68,7 +70,7 @@ func Records(res []Result, counts []Count, envID string) []results.Record {
 }
 
 // groupMetrics are the writer's figures for a stretch of wall ns.
-func groupMetrics(m Metrics, wall int64) map[string]float64 {
+func groupMetrics(m wal.Metrics, wall int64) map[string]float64 {
 	return map[string]float64{
 		"records_per_sync":    m.RecordsPerSync(),
 		"bytes_per_sync":      m.BytesPerSync(),

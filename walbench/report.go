@@ -5,9 +5,10 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/durabench/durabench/internal/results"
 	"github.com/durabench/durabench/internal/units"
+	"github.com/durabench/durabench/results"
 	"github.com/durabench/durabench/syscalls"
+	"github.com/durabench/durabench/wal"
 )
 
 // kneeShare is the share of the best commits/s that defines the knee of
@@ -20,7 +21,7 @@ const kneeShare = 0.9
 // group-commit curve and its knee, the counting passes if any, and what
 // each method promises.
 func Report(w io.Writer, cfg Config, res []Result, counts []Count) error {
-	fmt.Fprintf(w, "WAL writer: each record one block on disk (a %d-byte header, the rest payload); %s.\n", headerSize, batchNote(cfg))
+	fmt.Fprintf(w, "WAL writer: each record one block on disk (a %d-byte header, the rest payload); %s.\n", wal.HeaderSize, batchNote(cfg))
 	fmt.Fprintf(w, "%d rounds × %d records after %d warm-up, a new log per case and round; percentiles pooled over all rounds (nearest rank).\n\n",
 		cfg.Rounds, cfg.Iterations, cfg.Warmup)
 

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/durabench/durabench/wal"
+
 	"github.com/durabench/durabench/fixtures"
-	"github.com/durabench/durabench/internal/measure"
-	"github.com/durabench/durabench/internal/syscount"
 	"github.com/durabench/durabench/internal/units"
+	"github.com/durabench/durabench/measure"
 	"github.com/durabench/durabench/syscalls"
+	"github.com/durabench/durabench/syscount"
 )
 
 // Case is one cell of the results: a layout, block size, I/O mode, method
@@ -16,7 +18,7 @@ import (
 type Case struct {
 	Layout      fixtures.State
 	BlockSize   int64
-	IOMode      IOMode
+	IOMode      wal.IOMode
 	Method      syscalls.Method
 	Writers     int
 	SyncEvery   int
@@ -34,7 +36,7 @@ type Round struct {
 	Records            int   // records they wrote
 	Wall               int64 // ns from the first commit's start to the last one's end
 	Total, Write, Sync measure.Stats
-	Metrics            Metrics // the writer's counts over the measured records
+	Metrics            wal.Metrics // the writer's counts over the measured records
 }
 
 // Result is one case over all its rounds. Pooled statistics come from the
@@ -45,10 +47,10 @@ type Result struct {
 	Total, Write, Sync measure.Stats // pooled; Write and Sync only with one writer
 	Wall               int64         // sum of the rounds' walls
 	Records            int
-	Metrics            Metrics // summed over the rounds
-	Verified           uint64  // records Replay read back over all rounds, warm-up included
-	EOFBefore          int64   // the last round's first segment, before its first record
-	EOFAfter           int64   // and after the writer closed
+	Metrics            wal.Metrics // summed over the rounds
+	Verified           uint64      // records Replay read back over all rounds, warm-up included
+	EOFBefore          int64       // the last round's first segment, before its first record
+	EOFAfter           int64       // and after the writer closed
 }
 
 // Split reports whether write and sync were timed apart: with one writer.
@@ -173,7 +175,7 @@ func runRound(run *fixtures.Run, cfg Config, round int, a *accumulator) (string,
 	if !run.Kept() {
 		defer os.RemoveAll(dir)
 	}
-	w, err := Open(Options{Dir: dir, SegmentSize: c.SegmentSize, Layout: c.Layout, Method: c.Method, IOMode: c.IOMode})
+	w, err := wal.Open(wal.Options{Dir: dir, SegmentSize: c.SegmentSize, Layout: c.Layout, Method: c.Method, IOMode: c.IOMode})
 	if err != nil {
 		return "", err
 	}
@@ -201,7 +203,7 @@ func runRound(run *fixtures.Run, cfg Config, round int, a *accumulator) (string,
 			}
 		}
 	}
-	verified, err := verifyLog(dir, int(c.BlockSize)-headerSize, counts)
+	verified, err := verifyLog(dir, int(c.BlockSize)-wal.HeaderSize, counts)
 	if err != nil {
 		return "", err
 	}
@@ -218,15 +220,15 @@ func runRound(run *fixtures.Run, cfg Config, round int, a *accumulator) (string,
 // timeRound runs the warm-up and the timed records of one round, with the
 // garbage collector held off, and returns the measured span, the writer's
 // counts over it, and how many records each writer wrote in all.
-func timeRound(w *Writer, cfg Config, c Case, samples []*measure.Samples) (span, Metrics, []int, error) {
-	payload := int(c.BlockSize) - headerSize
+func timeRound(w *wal.Writer, cfg Config, c Case, samples []*measure.Samples) (span, wal.Metrics, []int, error) {
+	payload := int(c.BlockSize) - wal.HeaderSize
 	release := measure.Hold()
 	defer release()
 	if c.Writers == 1 {
 		p := newPayload(payload)
 		every := c.SyncEvery
 		if _, err := writeBatches(w, p, 0, cfg.Warmup/every, every, nil); err != nil {
-			return span{}, Metrics{}, nil, err
+			return span{}, wal.Metrics{}, nil, err
 		}
 		m0 := w.Metrics()
 		markStart(cfg.Marks)
@@ -245,7 +247,7 @@ func timeRound(w *Writer, cfg Config, c Case, samples []*measure.Samples) (span,
 		counts[i] = warm[i] + meas[i]
 	}
 	if _, err := appendConcurrently(w, payloads, make([]int, c.Writers), warm, nil); err != nil {
-		return span{}, Metrics{}, nil, err
+		return span{}, wal.Metrics{}, nil, err
 	}
 	m0 := w.Metrics()
 	markStart(cfg.Marks)
@@ -270,7 +272,7 @@ func markStop(marks syscount.Marker, commits int) {
 }
 
 // addRound records the samples added since mark as one round.
-func (a *accumulator) addRound(mark []int, sp span, m Metrics) {
+func (a *accumulator) addRound(mark []int, sp span, m wal.Metrics) {
 	total, write, sync := a.samples.Since(mark)
 	a.rounds = append(a.rounds, Round{
 		Samples: len(total),
@@ -300,7 +302,7 @@ func (a *accumulator) result() Result {
 	for _, rd := range a.rounds {
 		r.Wall += rd.Wall
 		r.Records += rd.Records
-		r.Metrics = r.Metrics.plus(rd.Metrics)
+		r.Metrics = r.Metrics.Plus(rd.Metrics)
 	}
 	return r
 }

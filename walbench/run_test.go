@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/durabench/durabench/wal"
+
 	"github.com/durabench/durabench/fixtures"
-	"github.com/durabench/durabench/internal/measure"
+	"github.com/durabench/durabench/measure"
 	"github.com/durabench/durabench/syscalls"
 )
 
@@ -15,7 +17,7 @@ func smallConfig() Config {
 	return Config{
 		Layouts:    layouts,
 		BlockSizes: []int64{4096},
-		IOModes:    []IOMode{Buffered, Direct},
+		IOModes:    []wal.IOMode{wal.Buffered, wal.Direct},
 		Methods:    []syscalls.Method{syscalls.Fdatasync},
 		Iterations: 40,
 		Warmup:     8,
@@ -98,7 +100,7 @@ func TestRunCountsAndReadsBack(t *testing.T) {
 // --sync-every N: a sample is a batch of N records and one sync.
 func TestRunSyncEveryBatches(t *testing.T) {
 	cfg := smallConfig()
-	cfg.Layouts, cfg.IOModes, cfg.Writers = layouts[2:], []IOMode{Buffered}, []int{1}
+	cfg.Layouts, cfg.IOModes, cfg.Writers = layouts[2:], []wal.IOMode{wal.Buffered}, []int{1}
 	cfg.SyncEvery = 4
 	res, err := Run(newRun(t), cfg, nil)
 	if err != nil {
@@ -158,9 +160,9 @@ func TestCapacityRefusal(t *testing.T) {
 
 // The timed loops allocate nothing once warmed up.
 func TestLoopsAllocateNothing(t *testing.T) {
-	w := mustOpen(t, testOptions(t, 64<<20, fixtures.Initialized, Buffered))
+	w := openTestWriter(t, 64<<20, fixtures.Initialized, wal.Buffered)
 	defer w.Close()
-	p := newPayload(4096 - headerSize)
+	p := newPayload(4096 - wal.HeaderSize)
 	s := measure.NewSamples(1000)
 	if _, err := writeBatches(w, p, 0, 1, 1, s); err != nil {
 		t.Fatal(err)

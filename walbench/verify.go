@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+
+	"github.com/durabench/durabench/wal"
 )
 
 // The read-back. Every benchmark payload is the same pattern with a stamp
@@ -79,7 +81,7 @@ func (v *verifier) missing() error {
 // records counts describes, intact. It returns how many it read back.
 func verifyLog(dir string, payload int, counts []int) (uint64, error) {
 	v := newVerifier(payload, counts)
-	sum, err := Replay(dir, v.check)
+	sum, err := wal.Replay(dir, v.check)
 	if err == nil {
 		err = v.missing()
 	}
@@ -91,13 +93,13 @@ func verifyLog(dir string, payload int, counts []int) (uint64, error) {
 
 // segmentSizes returns the size of each segment in dir, in log order.
 func segmentSizes(dir string) ([]int64, error) {
-	segs, err := listSegments(dir)
+	segs, err := wal.Segments(dir)
 	if err != nil {
 		return nil, err
 	}
 	sizes := make([]int64, len(segs))
 	for i, s := range segs {
-		st, err := os.Stat(s.path)
+		st, err := os.Stat(s)
 		if err != nil {
 			return nil, fmt.Errorf("walbench: %w", err)
 		}

@@ -5,10 +5,10 @@ import (
 	"fmt"
 
 	"github.com/durabench/durabench/fixtures"
-	"github.com/durabench/durabench/internal/syncbench"
-	"github.com/durabench/durabench/internal/syscount"
 	"github.com/durabench/durabench/sqlitebench"
+	"github.com/durabench/durabench/syncbench"
 	"github.com/durabench/durabench/syscalls/trace"
+	"github.com/durabench/durabench/syscount"
 	"github.com/durabench/durabench/walbench"
 )
 

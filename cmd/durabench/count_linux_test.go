@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/durabench/durabench/internal/results"
+	"github.com/durabench/durabench/results"
 )
 
 // TestSQLiteCountSyscalls runs durabench sqlite --count-syscalls as a user

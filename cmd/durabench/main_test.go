@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/durabench/durabench/internal/results"
+	"github.com/durabench/durabench/results"
 )
 
 // binary is durabench built once for the tests, which run it as a user would.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/durabench/durabench/internal/neighbor"
-	"github.com/durabench/durabench/internal/results"
+	"github.com/durabench/durabench/neighbor"
+	"github.com/durabench/durabench/results"
 )
 
 func TestNeighborRefusesBadInput(t *testing.T) {

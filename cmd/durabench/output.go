@@ -8,7 +8,7 @@ import (
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
-	"github.com/durabench/durabench/internal/results"
+	"github.com/durabench/durabench/results"
 	"github.com/spf13/pflag"
 )
 

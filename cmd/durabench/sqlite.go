@@ -9,7 +9,7 @@ import (
 	"github.com/durabench/durabench/drivers"
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
-	"github.com/durabench/durabench/internal/results"
+	"github.com/durabench/durabench/results"
 	"github.com/durabench/durabench/sqlitebench"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/durabench/durabench/internal/results"
+	"github.com/durabench/durabench/results"
 )
 
 // smallSQLiteFlags are the flags for a small, fast sqlite run.

@@ -7,10 +7,11 @@ import (
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
-	"github.com/durabench/durabench/internal/results"
-	"github.com/durabench/durabench/internal/syncbench"
+	"github.com/durabench/durabench/results"
 	"github.com/durabench/durabench/sqlitebench"
+	"github.com/durabench/durabench/syncbench"
 	"github.com/durabench/durabench/syscalls"
+	"github.com/durabench/durabench/wal"
 	"github.com/durabench/durabench/walbench"
 )
 
@@ -102,7 +103,7 @@ func quickWAL(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Wri
 	cfg := walbench.Config{
 		Layouts:    []fixtures.State{fixtures.Initialized},
 		BlockSizes: []int64{4 << 10},
-		IOModes:    []walbench.IOMode{walbench.Buffered},
+		IOModes:    []wal.IOMode{wal.Buffered},
 		Methods:    []syscalls.Method{method},
 		Iterations: 3200, Warmup: 320, Rounds: 2,
 		FileSize: 16 << 20, SyncEvery: 1, Writers: []int{1, 8, 64},

@@ -6,9 +6,9 @@ import (
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
-	"github.com/durabench/durabench/internal/results"
-	"github.com/durabench/durabench/internal/syncbench"
 	"github.com/durabench/durabench/internal/units"
+	"github.com/durabench/durabench/results"
+	"github.com/durabench/durabench/syncbench"
 	"github.com/durabench/durabench/syscalls"
 )
 

@@ -5,8 +5,8 @@ import (
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
-	"github.com/durabench/durabench/internal/results"
 	"github.com/durabench/durabench/internal/units"
+	"github.com/durabench/durabench/results"
 	"github.com/durabench/durabench/syscalls"
 	"github.com/durabench/durabench/walbench"
 )

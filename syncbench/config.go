@@ -1,0 +1,221 @@
+// Package syncbench times write + sync for every sync method the OS has, over
+// file states, write sizes, interleavings and thread counts: durabench sync.
+package syncbench
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/durabench/durabench/fixtures"
+	"github.com/durabench/durabench/internal/units"
+	"github.com/durabench/durabench/syscalls"
+	"github.com/durabench/durabench/syscount"
+)
+
+// Workload is what each write does to the file.
+type Workload uint8
+
+// The workloads. Each starts from a fixtures state prepared outside the timed
+// interval.
+const (
+	// Append writes past EOF of an empty file: allocation and size changes
+	// on every write.
+	Append Workload = iota
+	// Fallocate writes into reserved, unwritten extents: EOF is fixed and
+	// each first write converts an extent. It never wraps.
+	Fallocate
+	// Overwrite rewrites an initialized file from its start, wrapping at
+	// the file size: no allocation at all.
+	Overwrite
+)
+
+var workloadNames = []string{Append: "append", Fallocate: "fallocate", Overwrite: "overwrite"}
+
+// String returns the workload's flag name.
+func (w Workload) String() string { return workloadNames[w] }
+
+// State is the file state the workload starts from.
+func (w Workload) State() fixtures.State {
+	switch w {
+	case Fallocate:
+		return fixtures.Fallocate
+	case Overwrite:
+		return fixtures.Initialized
+	}
+	return fixtures.Append
+}
+
+// ParseWorkloads parses a comma-separated list of workload names.
+func ParseWorkloads(csv string) ([]Workload, error) {
+	var ws []Workload
+	for _, part := range strings.Split(csv, ",") {
+		name := strings.ToLower(strings.TrimSpace(part))
+		if name == "" {
+			continue
+		}
+		found := false
+		for i, n := range workloadNames {
+			if n == name {
+				ws = append(ws, Workload(i))
+				found = true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("workload %q: use one of %s", part, strings.Join(workloadNames, ", "))
+		}
+	}
+	if len(ws) == 0 {
+		return nil, fmt.Errorf("no workload given: use one or more of %s", strings.Join(workloadNames, ", "))
+	}
+	return ws, nil
+}
+
+// Order is how the methods of one case take turns.
+type Order uint8
+
+const (
+	// Sequential runs each method's samples in a file of its own.
+	Sequential Order = iota
+	// Interleaved runs the methods round-robin on one file, one write +
+	// sync each, so each sees the after-effects of the others.
+	Interleaved
+)
+
+// String returns the order's flag name.
+func (o Order) String() string {
+	if o == Interleaved {
+		return "interleaved"
+	}
+	return "sequential"
+}
+
+// ParseOrder parses "sequential" or "interleaved".
+func ParseOrder(s string) (Order, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "sequential":
+		return Sequential, nil
+	case "interleaved":
+		return Interleaved, nil
+	}
+	return 0, fmt.Errorf("order %q: use sequential or interleaved", s)
+}
+
+// Config is one durabench sync run.
+type Config struct {
+	Workloads  []Workload
+	BlockSizes []int64
+	Methods    []syscalls.Method
+	Iterations int // measured writes per case and round
+	// MaxCaseBytes, if positive, caps the measured writes of a case in a
+	// round at MaxCaseBytes / block size (whole batches, at least one), so
+	// that large writes do not take hours: the reference ran 250 rather
+	// than 1,000 writes for its 1 MiB rows.
+	MaxCaseBytes int64
+	Warmup       int   // unmeasured writes before them, in the same file
+	Rounds       int   // repetitions of every case; percentiles pool them
+	FileSize     int64 // size of fallocate and overwrite files
+	SyncEvery    int   // writes per sync; the batch is one sample
+	Order        Order
+	Threads      []int // thread counts; each thread syncs its own file
+	Staircase    bool  // add the 1 ms staircase analysis
+	Histogram    bool  // add each case's latency histogram
+	// Marks, if set, is told when each measured stretch starts and ends
+	// (outside the timed interval). Only counting passes set it; it needs a
+	// single thread.
+	Marks syscount.Marker `json:"-"`
+}
+
+// ErrConfig is wrapped by every error Validate returns.
+var ErrConfig = errors.New("invalid configuration")
+
+// Validate checks everything that can be checked before a file is touched.
+func (c Config) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...)
+	}
+	switch {
+	case len(c.Workloads) == 0:
+		return bad("no workload")
+	case len(c.BlockSizes) == 0:
+		return bad("no block size")
+	case len(c.Methods) == 0:
+		return bad("no sync method")
+	case c.Iterations < 1:
+		return bad("--iterations %d: need at least one measured write", c.Iterations)
+	case c.Warmup < 0:
+		return bad("--warmup %d: must be 0 or more", c.Warmup)
+	case c.Rounds < 1:
+		return bad("--rounds %d: need at least one round", c.Rounds)
+	case c.SyncEvery < 1:
+		return bad("--sync-every %d: need at least one write per sync", c.SyncEvery)
+	case c.Iterations%c.SyncEvery != 0:
+		return bad("--iterations %d is not a multiple of --sync-every %d: each sample is a whole batch", c.Iterations, c.SyncEvery)
+	case c.Warmup%c.SyncEvery != 0:
+		return bad("--warmup %d is not a multiple of --sync-every %d: each warm-up sample is a whole batch", c.Warmup, c.SyncEvery)
+	case c.MaxCaseBytes < 0:
+		return bad("--max-case-bytes %d: must be positive, or 0 for no cap", c.MaxCaseBytes)
+	case len(c.Threads) == 0:
+		return bad("no thread count")
+	}
+	for _, t := range c.Threads {
+		if t < 1 || t > 1024 {
+			return bad("--threads %d: use 1 to 1024", t)
+		}
+		if t > 1 && c.Order == Interleaved {
+			return bad("--order interleaved runs on one thread; drop --threads or use --order sequential")
+		}
+		if t > 1 && c.Marks != nil {
+			return bad("a counting pass runs on one thread, not %d", t)
+		}
+	}
+	for _, bs := range c.BlockSizes {
+		if bs <= 0 {
+			return bad("block size %d: must be positive", bs)
+		}
+		for _, w := range c.Workloads {
+			if w == Append {
+				continue
+			}
+			if c.FileSize < bs {
+				return bad("--file-size %s is below the block size %s: a %s file must hold at least one write",
+					units.FormatSize(c.FileSize), units.FormatSize(bs), w)
+			}
+			if need := c.capacityNeeded(bs); w == Fallocate && need > c.FileSize {
+				return bad("%s at %s needs %s for --warmup %d + --iterations %d%s, more than --file-size %s: a fallocated file never grows or wraps; raise --file-size to %s or write less",
+					w, units.FormatSize(bs), units.FormatSize(need), c.Warmup, c.IterationsFor(bs), c.perFileNote(),
+					units.FormatSize(c.FileSize), units.FormatSize(need))
+			}
+		}
+	}
+	return nil
+}
+
+// IterationsFor returns the measured writes per round of a case with
+// block size bs: Iterations, or fewer under MaxCaseBytes.
+func (c Config) IterationsFor(bs int64) int {
+	n := c.Iterations
+	if c.MaxCaseBytes > 0 && int64(n)*bs > c.MaxCaseBytes {
+		n = int(c.MaxCaseBytes / bs / int64(c.SyncEvery) * int64(c.SyncEvery))
+		n = max(n, c.SyncEvery)
+	}
+	return n
+}
+
+// writesPerFile is how many writes land in one file in one round.
+func (c Config) writesPerFile(bs int64) int {
+	n := c.Warmup + c.IterationsFor(bs)
+	if c.Order == Interleaved {
+		n *= len(c.Methods)
+	}
+	return n
+}
+
+func (c Config) capacityNeeded(bs int64) int64 { return int64(c.writesPerFile(bs)) * bs }
+
+func (c Config) perFileNote() string {
+	if c.Order == Interleaved {
+		return fmt.Sprintf(" for each of %d interleaved methods", len(c.Methods))
+	}
+	return ""
+}
