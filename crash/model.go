@@ -31,11 +31,11 @@ type NameRule uint8
 
 // The name rules.
 const (
-	NamesNone     NameRule = iota // none
-	NamesAll                      // every earlier name operation: a journal commit
-	NamesIfMeta                   // every earlier one if the synced file's size or allocation changed since its last sync (ext4 fdatasync)
-	NamesOfDir                    // the earlier name operations in the synced directory (only meaningful for a directory's sync)
-	NamesHandOff                  // macos: every earlier name operation is handed to the drive with the sync
+	NamesNone    NameRule = iota // none
+	NamesAll                     // every earlier name operation: a journal commit
+	NamesIfMeta                  // every earlier one if the synced file's size or allocation changed since its last sync (ext4 fdatasync)
+	NamesOfDir                   // the earlier name operations in the synced directory (only meaningful for a directory's sync)
+	NamesHandOff                 // macos: every earlier name operation is handed to the drive with the sync
 )
 
 // Rule is what one sync call does under a model.
