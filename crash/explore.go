@@ -55,6 +55,7 @@ type Explorer struct {
 	Seed   uint64
 	States int    // the budget: at least this many states, unless the log has fewer distinct choices
 	Config string // the command's name for what was recorded, put in state identifiers
+	Torn   TornMode
 	// Scratch is an existing directory; each state is built in a new child
 	// of it, checked, and removed.
 	Scratch string
@@ -79,11 +80,12 @@ type Result struct {
 	Config   string
 	Model    string
 	Mapping  string // macos: which darwin call each recorded sync stands for
+	Torn     string // what a torn sector holds: garbage or mix
 	Events   int
 	Acks     int // acknowledgements in the log
 	Cuts     int
 	States   int     // states checked
-	Distinct int     // of them, states with different files
+	Distinct int     // of them, states with different files or acknowledged counts
 	Lost     int     // states lacking an acknowledged commit
 	MaxLost  uint64  // the most acknowledged commits one state lacked
 	Corrupt  int     // corrupt states
@@ -119,7 +121,7 @@ func Explore(log *Log, x Explorer) (Result, error) {
 		return Result{}, err
 	}
 	f := analyse(r, x.Model)
-	res := Result{Config: x.Config, Model: x.Model.Name, Events: len(log.Events)}
+	res := Result{Config: x.Config, Model: x.Model.Name, Events: len(log.Events), Torn: x.Torn.String()}
 	if x.Model.Epochs {
 		res.Mapping = x.Model.Map.String()
 	}
@@ -133,7 +135,7 @@ func Explore(log *Log, x Explorer) (Result, error) {
 	start := time.Now()
 	seen := map[[32]byte]Verdict{}
 	for i, p := range plan {
-		id := StateID{Config: x.Config, Model: x.Model.Name, Seed: x.Seed, Cut: p.cut, Variant: p.variant, Log: r.hash}
+		id := StateID{Config: x.Config, Model: x.Model.Name, Seed: x.Seed, Cut: p.cut, Variant: p.variant, Log: r.hash, Torn: x.Torn}
 		st, err := build(r, x.Model, f, id)
 		if err != nil {
 			return res, err

@@ -32,6 +32,42 @@ import (
 // have written them back: a sector holds whichever of its writes reached the
 // disk last, and the page cache only ever holds a sector's latest bytes.
 
+// TornMode is what a torn sector piece holds: an assumption about the
+// device, the same for every persistence model.
+type TornMode uint8
+
+// The torn modes.
+const (
+	// TornGarbage: a torn piece holds random bytes, as a sector whose write
+	// was cut off may read back (or fail its checksum) on a disk that does
+	// not write sectors atomically.
+	TornGarbage TornMode = iota
+	// TornMix: each byte of a torn piece is its old or its new value. This
+	// is the weaker assumption many formats state (package wal does): a
+	// rewrite of bytes with their own value cannot damage them.
+	TornMix
+)
+
+var tornNames = []string{TornGarbage: "garbage", TornMix: "mix"}
+
+// String returns the mode's name.
+func (m TornMode) String() string {
+	if int(m) < len(tornNames) {
+		return tornNames[m]
+	}
+	return fmt.Sprintf("torn(%d)", uint8(m))
+}
+
+// ParseTornMode returns the mode named s: garbage or mix.
+func ParseTornMode(s string) (TornMode, error) {
+	for i, n := range tornNames {
+		if n == strings.ToLower(strings.TrimSpace(s)) {
+			return TornMode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("crash: torn mode %q: use garbage or mix", s)
+}
+
 // Choice is what reached the disk of one change, or one sector piece of a
 // write.
 type Choice uint8
@@ -178,10 +214,13 @@ func applyWrite(st *State, n *mnode, s *step, i int, ch *chooser, label string) 
 		}
 		n.own()
 		dst := n.data[p.off:end]
-		if c == Tear {
-			ch.garbage(dst)
-		} else {
+		switch {
+		case c == Keep:
 			copy(dst, e.Data[p.lo:p.hi])
+		case ch.torn == TornMix:
+			ch.mix(dst, e.Data[p.lo:p.hi])
+		default:
+			ch.garbage(dst)
 		}
 	}
 }
@@ -252,6 +291,7 @@ func (r *resolved) label(i int) string {
 type chooser struct {
 	r       *resolved
 	f       *fates
+	torn    TornMode
 	cut     int
 	variant int
 	rng     *rand.Rand
@@ -265,7 +305,7 @@ type chooser struct {
 }
 
 func newChooser(r *resolved, m Model, f *fates, id StateID) *chooser {
-	c := &chooser{r: r, f: f, cut: id.Cut, variant: id.Variant, last: -1}
+	c := &chooser{r: r, f: f, torn: id.Torn, cut: id.Cut, variant: id.Variant, last: -1}
 	if id.Variant < 2 {
 		return c
 	}
@@ -350,6 +390,15 @@ func (c *chooser) choose(i int, piece bool) Choice {
 // opOf returns the operation of event i.
 func (c *chooser) opOf(i int) Op { return c.r.steps[i].ev.Op }
 
+// mix leaves each byte of dst at its old value or sets it to b's, at random.
+func (c *chooser) mix(dst, b []byte) {
+	for i := range dst {
+		if c.rng.Uint32()&1 == 0 {
+			dst[i] = b[i]
+		}
+	}
+}
+
 // garbage fills b with bytes from the variant's generator.
 func (c *chooser) garbage(b []byte) {
 	for i := range b {
@@ -378,10 +427,12 @@ func (st *State) Write(dir string) error {
 	return nil
 }
 
-// fingerprint returns a hash of the state's tree: two states with the same
-// fingerprint hold the same files.
+// fingerprint returns a hash of the state's tree and acknowledged count:
+// two states with the same fingerprint hold the same files and get the
+// same verdict.
 func (st *State) fingerprint() [32]byte {
 	h := sha256.New()
+	h.Write([]byte(strconv.FormatUint(st.Acked, 10) + "\x00"))
 	for _, f := range st.Files {
 		h.Write([]byte(f.Path))
 		if f.Dir {
@@ -410,13 +461,17 @@ type StateID struct {
 	Cut     int
 	Variant int
 	Log     string
+	Torn    TornMode
 }
 
-// String prints the identifier as CONFIG@MODEL:SEED:CUT:VARIANT:LOG, the
-// "CONFIG@" part only when Config is set, e.g.
-// "wal/append/buffered/fdatasync@linux-ext4:1:17:5:3fa2b1c0".
+// String prints the identifier as CONFIG@MODEL:SEED:CUT:VARIANT:LOG[:mix],
+// the "CONFIG@" part only when Config is set and ":mix" only for TornMix,
+// e.g. "wal/append/buffered/fdatasync@linux-ext4:1:17:5:3fa2b1c0".
 func (id StateID) String() string {
 	s := fmt.Sprintf("%s:%d:%d:%d:%s", id.Model, id.Seed, id.Cut, id.Variant, id.Log)
+	if id.Torn != TornGarbage {
+		s += ":" + id.Torn.String()
+	}
 	if id.Config != "" {
 		s = id.Config + "@" + s
 	}
@@ -434,8 +489,11 @@ func ParseStateID(s string) (StateID, error) {
 		id.Config, rest = rest[:at], rest[at+1:]
 	}
 	parts := strings.Split(rest, ":")
+	if len(parts) == 6 && parts[5] == TornMix.String() {
+		id.Torn, parts = TornMix, parts[:5]
+	}
 	if len(parts) != 5 {
-		return id, fmt.Errorf("%w %q: want [CONFIG@]MODEL:SEED:CUT:VARIANT:LOG, as the results print it", ErrStateID, s)
+		return id, fmt.Errorf("%w %q: want [CONFIG@]MODEL:SEED:CUT:VARIANT:LOG[:mix], as the results print it", ErrStateID, s)
 	}
 	id.Model, id.Log = parts[0], parts[4]
 	var err1, err2, err3 error
