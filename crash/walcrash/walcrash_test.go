@@ -1,7 +1,7 @@
 package walcrash
 
 import (
-		"io/fs"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
