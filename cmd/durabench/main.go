@@ -31,11 +31,13 @@ var commands = []command{
 	{"env", "print the environment a run records: OS, file system, device, cache, VM", runEnv},
 	{"neighbor", "time a small sync while another process has unsynced data of its own", runNeighbor},
 	{"trace", "run a command and count its sync, fcntl and write calls, by file", runTrace},
+	{"crash", "simulate power cuts: which acknowledged commits survive, under which persistence model", runCrash},
 
 	// Internal roles (no summary: not listed, not for users).
 	{"__count-sync", "", runCountSync},
 	{"__count-sqlite", "", runCountSQLite},
 	{"__count-wal", "", runCountWAL},
+	{"__crash-wal", "", runCrashWALChild},
 }
 
 func main() {

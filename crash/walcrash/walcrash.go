@@ -97,11 +97,11 @@ func Payload(seq uint64) []byte {
 	return p
 }
 
-// Run is the workload: it makes root/log (and syncs root, so the
+// Workload is the workload: it makes root/log (and syncs root, so the
 // directory's name is durable before any record), opens a wal.Writer
 // there, and appends cfg.Records records, calling ack with each sequence
 // number once Append returned it.
-func Run(root string, cfg Config, ack func(seq uint64)) error {
+func Workload(root string, cfg Config, ack func(seq uint64)) error {
 	cfg = cfg.withDefaults()
 	dir := filepath.Join(root, LogDir)
 	if err := os.Mkdir(dir, 0o755); err != nil {
