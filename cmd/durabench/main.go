@@ -38,6 +38,7 @@ var commands = []command{
 	{"__count-sqlite", "", runCountSQLite},
 	{"__count-wal", "", runCountWAL},
 	{"__crash-wal", "", runCrashWALChild},
+	{"__crash-sqlite", "", runCrashSQLiteChild},
 }
 
 func main() {
