@@ -26,7 +26,8 @@ not run as asked is marked. After each case the rows are counted.
 
 The report starts with what each engine gives a user who sets nothing (they
 differ: mattn's driver sets synchronous=NORMAL), then per engine a table:
-rows journal × synchronous, columns fullfsync, commits/s with p99, and what each row risks if the app, the OS or the power fails.`
+rows journal × synchronous, columns fullfsync, commits/s with p99, and what
+each row risks if the app, the OS or the power fails.`
 
 const sqliteExamples = `  # Every engine, journal mode, synchronous level and fullfsync (about 10 minutes)
   durabench sqlite --dir /data

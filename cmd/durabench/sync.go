@@ -23,8 +23,8 @@ the clock starts and read back after it stops; the run works in a new child
 directory of --dir and removes it at the end.
 
 The default output is a table with rows workload × size, columns methods,
-medians; then p99, per-case means and throughput, and what each
-method calls and promises on this OS.`
+medians; then p99, per-case means and throughput, and what each method calls
+and promises on this OS.`
 
 const syncExamples = `  # The sync-method table of the macOS article: every method, overwrite and append, 4K to 1M
   durabench sync --dir /data --workloads overwrite,append --block-sizes 4K,64K,1M
