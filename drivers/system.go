@@ -66,6 +66,48 @@ type sqliteLib struct {
 	columnCount, columnText, columnBytes                    uintptr
 	errmsg, extendedErrcode                                 uintptr
 	malloc64, free                                          uintptr
+	libversionNumber, libversion                            uintptr
+}
+
+// symbols lists the C functions the system engine calls, with where each
+// one's address goes in lib.
+func (lib *sqliteLib) symbols() []libSymbol {
+	return []libSymbol{
+		{"sqlite3_open_v2", &lib.openV2},
+		{"sqlite3_close_v2", &lib.closeV2},
+		{"sqlite3_exec", &lib.exec},
+		{"sqlite3_prepare_v2", &lib.prepareV2},
+		{"sqlite3_step", &lib.step},
+		{"sqlite3_reset", &lib.reset},
+		{"sqlite3_finalize", &lib.finalize},
+		{"sqlite3_bind_int64", &lib.bindInt64},
+		{"sqlite3_bind_blob", &lib.bindBlob},
+		{"sqlite3_bind_null", &lib.bindNull},
+		{"sqlite3_column_count", &lib.columnCount},
+		{"sqlite3_column_text", &lib.columnText},
+		{"sqlite3_column_bytes", &lib.columnBytes},
+		{"sqlite3_errmsg", &lib.errmsg},
+		{"sqlite3_extended_errcode", &lib.extendedErrcode},
+		{"sqlite3_malloc64", &lib.malloc64},
+		{"sqlite3_free", &lib.free},
+		{"sqlite3_libversion_number", &lib.libversionNumber},
+		{"sqlite3_libversion", &lib.libversion},
+	}
+}
+
+// libSymbol is a C function's name and where its address is kept.
+type libSymbol struct {
+	name string
+	addr *uintptr
+}
+
+// symbolNames returns the names of the C functions the engine needs.
+func symbolNames() []string {
+	var names []string
+	for _, s := range (&sqliteLib{}).symbols() {
+		names = append(names, s.name)
+	}
+	return names
 }
 
 // systemLibs caches loaded libraries by the name they were asked for.
@@ -97,6 +139,9 @@ func loadSQLiteLib(name string) (*sqliteLib, error) {
 			}
 			return nil, &unavailableError{engine: "system", reason: reason, err: err}
 		}
+		if err := checkLib(name, symbolNames()); err != nil {
+			return nil, &unavailableError{engine: "system", reason: err.Error(), err: err}
+		}
 	}
 	path := name
 	if path == "" {
@@ -117,38 +162,17 @@ func loadSQLiteLib(name string) (*sqliteLib, error) {
 		}
 	}
 	lib := &sqliteLib{}
-	for _, sym := range []struct {
-		name string
-		addr *uintptr
-	}{
-		{"sqlite3_open_v2", &lib.openV2},
-		{"sqlite3_close_v2", &lib.closeV2},
-		{"sqlite3_exec", &lib.exec},
-		{"sqlite3_prepare_v2", &lib.prepareV2},
-		{"sqlite3_step", &lib.step},
-		{"sqlite3_reset", &lib.reset},
-		{"sqlite3_finalize", &lib.finalize},
-		{"sqlite3_bind_int64", &lib.bindInt64},
-		{"sqlite3_bind_blob", &lib.bindBlob},
-		{"sqlite3_bind_null", &lib.bindNull},
-		{"sqlite3_column_count", &lib.columnCount},
-		{"sqlite3_column_text", &lib.columnText},
-		{"sqlite3_column_bytes", &lib.columnBytes},
-		{"sqlite3_errmsg", &lib.errmsg},
-		{"sqlite3_extended_errcode", &lib.extendedErrcode},
-		{"sqlite3_malloc64", &lib.malloc64},
-		{"sqlite3_free", &lib.free},
-	} {
+	for _, sym := range lib.symbols() {
 		addr, err := purego.Dlsym(h, sym.name)
 		if err != nil {
 			purego.Dlclose(h)
-			return nil, &unavailableError{
-				engine: "system",
-				reason: fmt.Sprintf("%s has no %s: is it a libsqlite3 (3.8.7 or later)?", path, sym.name),
-				err:    err,
-			}
+			return nil, &unavailableError{engine: "system", reason: noSymbol(path, sym.name), err: err}
 		}
 		*sym.addr = addr
+	}
+	if _, err := lib.checkVersion(path); err != nil {
+		purego.Dlclose(h)
+		return nil, &unavailableError{engine: "system", reason: err.Error(), err: err}
 	}
 	if systemLibs.m == nil {
 		systemLibs.m = make(map[string]*sqliteLib)
