@@ -176,3 +176,20 @@ func TestSystemLibVersionCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestGuardedRecoversFaults reads a C string at an address nothing maps, as
+// a library handing back a bad pointer would make the engine do: without
+// guarded's SetPanicOnFault this is a fatal "unexpected fault address"; with
+// it, an error naming the library and the call.
+func TestGuardedRecoversFaults(t *testing.T) {
+	err := guarded("libbroken.so", "sqlite3_libversion", func() error {
+		goString(1 << 46)
+		return nil
+	})
+	if err == nil || !strings.HasPrefix(err.Error(), "the SQLite library libbroken.so failed in sqlite3_libversion: ") {
+		t.Fatalf("guarded = %v, want the fault as an error naming the library and the call", err)
+	}
+	if err := guarded("lib", "op", func() error { return errors.New("plain") }); err == nil || err.Error() != "plain" {
+		t.Fatalf("guarded passed on %v, want f's own error", err)
+	}
+}

@@ -67,6 +67,8 @@ type sqliteLib struct {
 	errmsg, extendedErrcode                                 uintptr
 	malloc64, free                                          uintptr
 	libversionNumber, libversion                            uintptr
+
+	path string // the library's name or path, for errors
 }
 
 // symbols lists the C functions the system engine calls, with where each
@@ -161,7 +163,7 @@ func loadSQLiteLib(name string) (*sqliteLib, error) {
 			err:    err,
 		}
 	}
-	lib := &sqliteLib{}
+	lib := &sqliteLib{path: path}
 	for _, sym := range lib.symbols() {
 		addr, err := purego.Dlsym(h, sym.name)
 		if err != nil {
@@ -233,7 +235,23 @@ type systemConn struct {
 
 var _ conn = (*systemConn)(nil)
 
-func (l *sqliteLib) open(path string) (conn, error) {
+// open opens a connection, turning a Go panic while it reads what the
+// library returns into an error (guarded); so do exec and query.
+func (l *sqliteLib) open(path string) (c conn, err error) {
+	err = guarded(l.path, "open", func() (e error) { c, e = l.openConn(path); return e })
+	return c, err
+}
+
+func (c *systemConn) exec(sql string) error {
+	return guarded(c.lib.path, "exec", func() error { return c.execSQL(sql) })
+}
+
+func (c *systemConn) query(sql string) (rows []string, err error) {
+	err = guarded(c.lib.path, "query", func() (e error) { rows, e = c.queryRows(sql); return e })
+	return rows, err
+}
+
+func (l *sqliteLib) openConn(path string) (conn, error) {
 	cpath := cString(path)
 	var db uintptr
 	rc := cInt(purego.SyscallN(l.openV2, uintptr(unsafe.Pointer(&cpath[0])), uintptr(unsafe.Pointer(&db)), systemOpenFlags, 0))
@@ -247,7 +265,7 @@ func (l *sqliteLib) open(path string) (conn, error) {
 	return &systemConn{lib: l, db: db}, nil
 }
 
-func (c *systemConn) exec(sql string) error {
+func (c *systemConn) execSQL(sql string) error {
 	csql := cString(sql)
 	if rc := cInt(purego.SyscallN(c.lib.exec, c.db, uintptr(unsafe.Pointer(&csql[0])), 0, 0, 0)); rc != sqliteOK {
 		return c.lib.sqliteErr(c.db, rc, fmt.Sprintf("exec %q", sql))
@@ -275,7 +293,7 @@ func (c *systemConn) prepareOne(sql, op string) (uintptr, error) {
 	return p, nil
 }
 
-func (c *systemConn) query(sql string) ([]string, error) {
+func (c *systemConn) queryRows(sql string) ([]string, error) {
 	p, err := c.prepareOne(sql, "query")
 	if err != nil {
 		return nil, err
