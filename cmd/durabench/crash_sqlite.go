@@ -112,7 +112,8 @@ func runCrashSQLite(args []string) error {
 		return err
 	}
 	return measure(&o, "crash-sqlite", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
-		res, err := sqlitecrash.Explore(cases, sqliteCrashOptions(run.Dir, x.seed, x.states, torn))
+		b := crash.Batch{Dir: run.Dir, Seed: x.seed, States: x.states, Torn: torn, Record: recordLog, Progress: progress}
+		res, err := b.Explore(sqlitecrash.Workloads(cases, sqliteCrashCommand))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -144,20 +145,13 @@ func parseBuilds(csv string) ([]string, error) {
 	return out, nil
 }
 
-// sqliteCrashOptions are the sqlitecrash options that record through a
-// child durabench running the hidden __crash-sqlite role.
-func sqliteCrashOptions(dir string, seed uint64, states int, torn crash.TornMode) sqlitecrash.Options {
-	return sqlitecrash.Options{
-		Dir: dir, Seed: seed, States: states, Torn: torn,
-		Command: func(root string, cfg sqlitecrash.Config) *exec.Cmd {
-			b, _ := json.Marshal(cfg) // a Config always marshals
-			cmd := exec.Command(selfPath(), "__crash-sqlite", "--root", root, "--config", string(b))
-			cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-			return cmd
-		},
-		Record:   recordLog,
-		Progress: progress,
-	}
+// sqliteCrashCommand runs the workload of cfg in root in a child durabench
+// (the hidden __crash-sqlite role).
+func sqliteCrashCommand(root string, cfg sqlitecrash.Config) *exec.Cmd {
+	b, _ := json.Marshal(cfg) // a Config always marshals
+	cmd := exec.Command(selfPath(), "__crash-sqlite", "--root", root, "--config", string(b))
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	return cmd
 }
 
 // runCrashSQLiteChild is the hidden role that runs SQLite's crash workload
