@@ -20,11 +20,11 @@ const (
 	// ProbeFileSize is the size of the probe's initialized file; the stream
 	// probe's writes walk through it and wrap.
 	ProbeFileSize = 1 << 20
-	// chunk is the neighbour's write size, in backlog and stream mode.
+	// chunk is the neighbor's write size, in backlog and stream mode.
 	chunk = 1 << 20
 )
 
-// DefaultTimeout is how long a neighbour lives at most unless told otherwise.
+// DefaultTimeout is how long a neighbor lives at most unless told otherwise.
 const DefaultTimeout = 10 * time.Minute
 
 // Config is what both modes share.
@@ -32,12 +32,12 @@ type Config struct {
 	// Methods are the probe's sync methods, in the order of even trials.
 	Methods []syscalls.Method
 	// PreSync runs the flawed variant: one untimed sync of the probe's file
-	// after the neighbour is ready and before the clock starts.
+	// after the neighbor is ready and before the clock starts.
 	PreSync bool
-	// Timeout bounds each neighbour's life; it removes its files and exits
+	// Timeout bounds each neighbor's life; it removes its files and exits
 	// when it runs out.
 	Timeout time.Duration
-	// Launch says how to start a neighbour process.
+	// Launch says how to start a neighbor process.
 	Launch Launch
 
 	hooks hooks
@@ -53,8 +53,8 @@ type hooks struct {
 // BacklogConfig is one backlog-mode run.
 type BacklogConfig struct {
 	Config
-	// Backlogs are the neighbour's buffered bytes per cell; 0 starts a
-	// neighbour that writes nothing.
+	// Backlogs are the neighbor's buffered bytes per cell; 0 starts a
+	// neighbor that writes nothing.
 	Backlogs []int64
 	// Trials is the number of times every (backlog, method) cell runs.
 	Trials int
@@ -63,14 +63,14 @@ type BacklogConfig struct {
 // StreamConfig is one stream-mode run.
 type StreamConfig struct {
 	Config
-	// Rates are the neighbour's target rates, in the order of even passes.
+	// Rates are the neighbor's target rates, in the order of even passes.
 	Rates []Rate
 	// Passes is the number of passes over the rates; odd passes reverse the
 	// order of rates and methods.
 	Passes int
 	// Duration is how long the probe loops write + sync per cell.
 	Duration time.Duration
-	// FileSize bounds the neighbour's file; it rewrites from offset 0 when
+	// FileSize bounds the neighbor's file; it rewrites from offset 0 when
 	// the next block would pass it.
 	FileSize int64
 	// MaxSamples caps the probe's samples per cell (its buffer is allocated
@@ -154,13 +154,13 @@ func (c StreamConfig) Validate() error {
 	return nil
 }
 
-// Rate is a neighbour's target write rate in bytes per second.
+// Rate is a neighbor's target write rate in bytes per second.
 type Rate int64
 
 const (
-	// RateIdle starts a neighbour that writes nothing: the baseline.
+	// RateIdle starts a neighbor that writes nothing: the baseline.
 	RateIdle Rate = 0
-	// RateMax writes as fast as the neighbour can.
+	// RateMax writes as fast as the neighbor can.
 	RateMax Rate = -1
 )
 
@@ -210,7 +210,8 @@ func parseSizeOrZero(s string) (int64, error) {
 
 // DefaultMethods returns the methods the run uses unless told otherwise:
 // fsync and fdatasync, and on darwin also barrier and full, the methods the
-// macOS reference compared.
+// macOS article "On a Mac, a full fsync of 4 KB waits for everyone else's
+// writes" compared.
 func DefaultMethods() []syscalls.Method {
 	var ms []syscalls.Method
 	for _, m := range []syscalls.Method{syscalls.Fsync, syscalls.Fdatasync, syscalls.Barrier, syscalls.Full} {

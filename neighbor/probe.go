@@ -13,7 +13,7 @@ import (
 
 // The probe: this process's own small file. Invariants:
 //   - Its file is created initialized (written, synced, dropped from the
-//     cache) by openProbe, which the runners call before the neighbour
+//     cache) by openProbe, which the runners call before the neighbor
 //     starts; after that the probe syncs only inside the timed interval, or
 //     in presync, the flawed variant's one untimed sync.
 //   - One sample is the whole write + sync, timed with the monotonic clock;

@@ -21,7 +21,8 @@ import (
 )
 
 // Report writes the human report of a run: one line per engine with what a
-// user who sets nothing gets; per engine the reference's table (rows
+// user who sets nothing gets; per engine the table of the macOS article "On
+// a Mac, a real fsync takes a whole number of milliseconds" (rows
 // journal × synchronous, columns fullfsync, commits/s with p99) and what
 // each row risks; every case's figures; each engine's build; warnings.
 // Every figure stands under the settings SQLite reported; a case that did
@@ -95,7 +96,7 @@ func keyOf(r Result) cellKey {
 	return cellKey{r.Effective.JournalMode, r.Effective.Synchronous, r.Effective.FullFsync, ckpt}
 }
 
-// engineBlock writes one engine's table in the reference's shape, then
+// engineBlock writes one engine's table (journal × synchronous by fullfsync), then
 // footnotes for the cases that did not run as asked.
 func engineBlock(w io.Writer, info EngineInfo, all []Result) error {
 	var res []Result

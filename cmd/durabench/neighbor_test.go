@@ -41,7 +41,7 @@ func TestNeighborRunsBothModes(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"Environment", "Variant: clean", "then nbr fsync", "fdatasync (fdatasync(2)) next to a writing neighbour", "max "} {
+	for _, want := range []string{"Environment", "Variant: clean", "then nbr fsync", "fdatasync (fdatasync(2)) next to a writing neighbor", "max "} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("report lacks %q:\n%s", want, stdout)
 		}

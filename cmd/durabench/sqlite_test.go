@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -35,7 +36,8 @@ func TestSQLiteRefusesBadInput(t *testing.T) {
 		{"bad checkpoint_fullfsync", []string{"--checkpoint-fullfsync", "apple"}, `invalid argument "apple" for "--checkpoint-fullfsync" flag: checkpoint_fullfsync value "apple": use one or more of default, 0, 1`},
 		{"value twice", []string{"--journal-modes", "wal,WAL"}, `invalid argument "wal,WAL" for "--journal-modes" flag: journal mode "WAL" is given twice`},
 		{"missing --sqlite-lib", []string{"--sqlite-lib", missingLib}, "--sqlite-lib: library " + missingLib + ": no such file"},
-		{"--sqlite-lib not a library", []string{"--engines", "system", "--sqlite-lib", notLib}, "--sqlite-lib: cannot load " + notLib},
+		{"--sqlite-lib not a library", []string{"--engines", "system", "--sqlite-lib", notLib}, "--sqlite-lib: " + notLib + " is not a" + map[bool]string{true: " Mach-O library", false: "n ELF shared library"}[runtime.GOOS == "darwin"]},
+		{"--sqlite-lib a directory", []string{"--engines", "system", "--sqlite-lib", base}, "--sqlite-lib: " + base + " is a directory, not a shared library file"},
 		{"--sqlite-lib without system", []string{"--engines", "modernc", "--sqlite-lib", notLib}, "--sqlite-lib, --engines: the library " + notLib + " is only for the system engine"},
 		{"no commits", []string{"--commits", "0"}, "--commits: 0 measured commits: need at least one"},
 		{"no rows", []string{"--rows-per-commit", "0"}, "--rows-per-commit: 0 rows per commit: need at least one"},
