@@ -7,6 +7,7 @@ import (
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/measure"
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscalls"
 )
 
@@ -50,9 +51,7 @@ func openProbe(path string, m syscalls.Method, sync syncFunc) (*probe, error) {
 		return nil, fmt.Errorf("open probe file for %s: %w", m, err)
 	}
 	buf := syscalls.AlignedBuffer(ProbeWrite, 4096)
-	for i := range buf {
-		buf[i] = byte('a' + i%26)
-	}
+	runner.Fill(buf)
 	return &probe{f: f, path: path, method: m, sync: sync, buf: buf, blocks: ProbeFileSize / ProbeWrite}, nil
 }
 

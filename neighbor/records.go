@@ -137,8 +137,8 @@ func streamRecord(cfg StreamConfig, params results.Params, round results.Round, 
 		Round:      round,
 		N:          n,
 		Stats:      results.NewStats(total, write, sync),
-		OpsPerSec:  perSec(float64(n), s.Wall),
-		MiBPerSec:  perSec(float64(n)*ProbeWrite/(1<<20), s.Wall),
+		OpsPerSec:  measure.PerSec(float64(n), s.Wall),
+		MiBPerSec:  measure.PerSec(float64(n)*ProbeWrite/(1<<20), s.Wall),
 		Metrics: map[string]float64{
 			"neighbor_mib_per_sec": s.Achieved() / (1 << 20),
 			"neighbor_bytes":       float64(s.NeighborBytes),
@@ -178,11 +178,4 @@ func sizeLabel(n int64) string {
 		return "0"
 	}
 	return units.FormatSize(n)
-}
-
-func perSec(x float64, ns int64) float64 {
-	if ns <= 0 {
-		return 0
-	}
-	return x / (float64(ns) / 1e9)
 }

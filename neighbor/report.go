@@ -103,7 +103,7 @@ func StreamReport(w io.Writer, r *StreamResult) error {
 				}
 				dev := "-"
 				if s.DeviceWritten != unknown && s.Wall > 0 {
-					dev = strconv.FormatFloat(perSec(float64(s.DeviceWritten)/(1<<20), s.Wall), 'f', 0, 64)
+					dev = strconv.FormatFloat(measure.PerSec(float64(s.DeviceWritten)/(1<<20), s.Wall), 'f', 0, 64)
 				}
 				t.AddRow(labels[i], strconv.Itoa(s.Pass+1), samples,
 					ms(st.P50), ms(st.P99), ms(st.P999), ms(st.Max),

@@ -58,7 +58,8 @@ func (ps Params) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads a JSON object of string values, keeping its key order.
-// JSON null leaves ps unchanged.
+// Duplicate keys are an error, as in MarshalJSON. JSON null leaves ps
+// unchanged.
 func (ps *Params) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
 		return nil
@@ -68,12 +69,17 @@ func (ps *Params) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("results: params must be a JSON object, got %s", data)
 	}
 	out := Params{}
+	seen := map[string]bool{}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
 			return fmt.Errorf("results: reading params: %w", err)
 		}
 		key := tok.(string) // object keys are always strings
+		if seen[key] {
+			return fmt.Errorf("results: params key %q given twice; each key must appear once", key)
+		}
+		seen[key] = true
 		var value string
 		if err := dec.Decode(&value); err != nil {
 			return fmt.Errorf("results: params key %q: value must be a string: %w", key, err)

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/durabench/durabench/drivers"
+	"github.com/durabench/durabench/measure"
 	"github.com/durabench/durabench/results"
 )
 
@@ -201,7 +202,7 @@ func roundSpread(rounds []Round) string {
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, rd := range rounds {
-		v := perSec(float64(rd.Samples), rd.Wall)
+		v := measure.PerSec(float64(rd.Samples), rd.Wall)
 		lo, hi = min(lo, v), max(hi, v)
 	}
 	return strings.TrimSuffix(results.FormatRate(lo), " /s") + "–" + results.FormatRate(hi)
