@@ -658,3 +658,13 @@ func TestSystemPrepareRefusesTwoStatements(t *testing.T) {
 		t.Errorf("Query(SELECT NULL) = %q, %v; want one empty string", got, err)
 	}
 }
+
+func TestBuiltIn(t *testing.T) {
+	want := "modernc,system"
+	if cgoEnabled {
+		want = "modernc,mattn,system"
+	}
+	if got := strings.Join(BuiltIn(), ","); got != want {
+		t.Errorf("BuiltIn() = %s, want %s (cgo %v)", got, want, cgoEnabled)
+	}
+}
