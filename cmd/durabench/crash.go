@@ -213,6 +213,8 @@ func selfPath() string {
 	return os.Args[0]
 }
 
+func init() { registerRole("__crash-wal", roleRun("__crash-wal", runCrashWALChild)) }
+
 // runCrashWALChild is the hidden role that runs the log writer's crash
 // workload under the recorder, marking each acknowledged record.
 func runCrashWALChild(args []string) error {

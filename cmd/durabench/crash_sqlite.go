@@ -154,6 +154,8 @@ func sqliteCrashCommand(root string, cfg sqlitecrash.Config) *exec.Cmd {
 	return cmd
 }
 
+func init() { registerRole("__crash-sqlite", roleRun("__crash-sqlite", runCrashSQLiteChild)) }
+
 // runCrashSQLiteChild is the hidden role that runs SQLite's crash workload
 // under the recorder, marking each acknowledged commit.
 func runCrashSQLiteChild(args []string) error {
