@@ -326,3 +326,29 @@ func TestParseModel(t *testing.T) {
 		t.Errorf("unknown model error = %v; want the list of models", err)
 	}
 }
+
+// Log.Inodes ties the recorder's numbers to the files present at the
+// start, so a write names its file by inode even after a rename, and a
+// directory present at the start can be synced.
+func TestInodesBindInitialFiles(t *testing.T) {
+	log := &Log{
+		Initial: map[string][]byte{"d/a": []byte("old")},
+		Inodes:  map[string]uint64{".": 1, "d": 2, "d/a": 3, "e": 4},
+		Events: []Event{
+			{Op: OpRename, Path: "d/a", NewPath: "d/b", Inode: 3},
+			{Op: OpWrite, Inode: 3, Path: "d/b", Data: []byte("new")},
+			{Op: OpSync, Inode: 3, Path: "d/b", Sync: SyncFsync},
+			{Op: OpSync, Inode: 4, Path: "e", Dir: true, Sync: SyncFsync},
+		},
+	}
+	s := stateOf(t, log, PosixStrict(), 4, 1)
+	if s["d/a"] != "new" || s["e/"] != "" {
+		t.Errorf("posix-strict, lose all: %v; want d/a holding the synced write (the rename not durable) and e/", s)
+	}
+	if _, ok := s["e/"]; !ok {
+		t.Errorf("the empty directory e, present at the start, is missing: %v", s)
+	}
+	if s := stateOf(t, log, LinuxExt4(), 4, 1); s["d/b"] != "new" {
+		t.Errorf("linux-ext4, lose all: %v; want d/b holding the write (the rename committed by the fsync)", s)
+	}
+}
