@@ -177,3 +177,50 @@ func TestCrashRefusesBadInput(t *testing.T) {
 		{"not wal", []string{"--into", filepath.Join(base, "x"), "renamer@linux-ext4:1:2:3:abcdef01"}, "is not a log writer configuration"},
 	})
 }
+
+// crash wal judges the recorded writer; crash show rebuilds a reported
+// state and the checker gives it the verdict the table counted.
+func TestCrashWALAndShow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records the writer under ptrace")
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	_, stderr, code := durabench(t, "crash", "wal", "--dir", t.TempDir(), "--layouts", "append", "--io-modes", "buffered",
+		"--methods", "fdatasync,full", "--records", "8", "--states", "300", "--out", out)
+	if code != 0 {
+		t.Fatalf("crash wal: exit %d\n%s", code, stderr)
+	}
+	byModel := map[string]results.Record{}
+	for _, r := range readRecords(t, out) {
+		byModel[r.Params.Get("model")] = r
+		if got := r.Params.Get("config"); got != "wal/append/buffered/fdatasync/records=8" {
+			t.Errorf("config %q", got)
+		}
+	}
+	for _, m := range []string{"linux-ext4", "posix-strict", "macos[fdatasync=full]"} {
+		if r, ok := byModel[m]; !ok || r.Metrics["lost_states"] != 0 || r.Metrics["corrupt_states"] != 0 || r.N < 300 {
+			t.Errorf("%s: %+v; want 300 states, none losing or corrupt", m, r)
+		}
+	}
+	plain := byModel["macos"]
+	if plain.Metrics["lost_states"] == 0 || !strings.Contains(plain.Params.Get("mapping"), "fdatasync→fdatasync") {
+		t.Fatalf("macos with plain fdatasync: %+v; want states losing records and the mapping named", plain)
+	}
+	var id string
+	for _, n := range plain.Notes {
+		if s, ok := strings.CutPrefix(n, "smallest losing state: "); ok {
+			id = s
+		}
+	}
+	into := filepath.Join(t.TempDir(), "state")
+	stdout, stderr, code := durabench(t, "crash", "show", "--into", into, id)
+	if code != 0 {
+		t.Fatalf("crash show %s: exit %d\n%s", id, code, stderr)
+	}
+	if !strings.Contains(stdout, "verdict: lost ") || strings.Contains(stdout, "verdict: lost 0 ") {
+		t.Errorf("crash show of a losing state does not show the loss:\n%s", stdout)
+	}
+	if _, err := os.Stat(into); err != nil {
+		t.Errorf("state directory: %v", err)
+	}
+}
