@@ -37,8 +37,8 @@ func Report(w io.Writer, res []Result) error {
 	}
 	var mapped []string
 	for _, r := range res {
-		if r.Mapping != "" {
-			mapped = append(mapped, fmt.Sprintf("  %s, %s: %s", r.Config, r.Model, r.Mapping))
+		if line := fmt.Sprintf("  %s: %s", r.Model, r.Mapping); r.Mapping != "" && !slices.Contains(mapped, line) {
+			mapped = append(mapped, line)
 		}
 	}
 	if len(mapped) > 0 {

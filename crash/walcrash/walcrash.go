@@ -179,7 +179,7 @@ func (Checker) Check(dir string, acked uint64) crash.Verdict {
 		}
 		return crash.Verdict{LostAcked: lost, Corrupt: true, Detail: detail}
 	case errors.Is(err, fs.ErrNotExist):
-		return crash.Verdict{LostAcked: acked, Detail: "no log: " + err.Error()}
+		return crash.Verdict{LostAcked: acked, Detail: "no log: the state holds no segment file in " + LogDir + "/"}
 	case err != nil:
 		return crash.Verdict{Err: err}
 	}
