@@ -95,6 +95,7 @@ func (c CommandChecker) Check(dir string, acked uint64) Verdict {
 func parseCheckOutput(status int, stdout, stderr []byte) Verdict {
 	var v Verdict
 	var first string
+	var said []string
 	sc := bufio.NewScanner(bytes.NewReader(stdout))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
@@ -105,13 +106,14 @@ func parseCheckOutput(status int, stdout, stderr []byte) Verdict {
 		case strings.HasPrefix(line, "lost "):
 			if n, err := strconv.ParseUint(strings.TrimSpace(line[5:]), 10, 64); err == nil {
 				v.LostAcked = max(v.LostAcked, n)
-				v.Detail = line
+				said = append(said, line)
 			}
 		case line == "corrupt" || strings.HasPrefix(line, "corrupt "):
 			v.Corrupt = true
-			v.Detail = line
+			said = append(said, line)
 		}
 	}
+	v.Detail = strings.Join(said, "; ")
 	if status == 1 && v.LostAcked == 0 && !v.Corrupt {
 		v.Corrupt = true
 		v.Detail = first

@@ -19,7 +19,7 @@ func TestParseCheckOutput(t *testing.T) {
 		{0, "checked 3 rows\n", 0, false, ""},
 		{1, "lost 2\n", 2, false, "lost 2"},
 		{1, "corrupt header garbled\n", 0, true, "corrupt header garbled"},
-		{1, "lost 1\ncorrupt bad\n", 1, true, "corrupt bad"},
+		{1, "lost 1\ncorrupt bad\n", 1, true, "lost 1; corrupt bad"},
 		{1, "no table t\n", 0, true, "no table t"},
 		{0, "lost 3\n", 3, false, "lost 3"},
 	} {

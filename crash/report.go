@@ -3,6 +3,7 @@ package crash
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,10 +23,22 @@ func Report(w io.Writer, res []Result) error {
 	if err := t.Render(w); err != nil {
 		return err
 	}
+	var notes []string
+	for _, r := range res {
+		for _, n := range r.Notes {
+			if line := fmt.Sprintf("  %s: %s", r.Config, n); !slices.Contains(notes, line) {
+				notes = append(notes, line)
+			}
+		}
+	}
+	if len(notes) > 0 {
+		fmt.Fprintln(w, "\nThe recorder could not record everything; the verdicts judge what it did record:")
+		fmt.Fprintln(w, strings.Join(notes, "\n"))
+	}
 	var mapped []string
 	for _, r := range res {
-		if r.Mapping != "" {
-			mapped = append(mapped, fmt.Sprintf("  %s, %s: %s", r.Config, r.Model, r.Mapping))
+		if line := fmt.Sprintf("  %s: %s", r.Model, r.Mapping); r.Mapping != "" && !slices.Contains(mapped, line) {
+			mapped = append(mapped, line)
 		}
 	}
 	if len(mapped) > 0 {
@@ -101,7 +114,7 @@ func Records(res []Result, env string) []results.Record {
 				"lost_states": float64(r.Lost), "max_lost": float64(r.MaxLost), "corrupt_states": float64(r.Corrupt),
 				"seconds": r.Seconds,
 			},
-			Notes: []string{"verdict: " + r.Verdict()},
+			Notes: append([]string{"verdict: " + r.Verdict()}, prefixed("recorder: ", r.Notes)...),
 			Env:   env,
 		}
 		if r.SmallestLost != nil {
@@ -113,4 +126,13 @@ func Records(res []Result, env string) []results.Record {
 		recs = append(recs, rec)
 	}
 	return recs
+}
+
+// prefixed returns each of notes with prefix before it.
+func prefixed(prefix string, notes []string) []string {
+	out := make([]string, len(notes))
+	for i, n := range notes {
+		out[i] = prefix + n
+	}
+	return out
 }

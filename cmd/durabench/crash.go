@@ -42,7 +42,11 @@ func runCrash(args []string) error {
 	}
 	for _, c := range crashCommands {
 		if c.name == args[0] {
-			return c.run(args[1:])
+			err := c.run(args[1:])
+			if isUsageError(err) {
+				return usageErrorf("%s: %v (see 'durabench crash %s --help')", c.name, err, c.name)
+			}
+			return err
 		}
 	}
 	return usageErrorf("unknown crash subcommand %q: use one of %s", args[0], strings.Join(crashNames(), ", "))

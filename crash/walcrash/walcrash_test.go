@@ -193,9 +193,19 @@ func TestChecker(t *testing.T) {
 }
 
 func TestConfigName(t *testing.T) {
-	c := Config{Layout: fixtures.Initialized, IOMode: wal.Direct, Method: syscalls.Fsync, SkipSync: true}
-	got, err := ParseName(c.Name())
-	if err != nil || got != c {
-		t.Errorf("ParseName(%q) = %+v, %v", c.Name(), got, err)
+	for _, c := range []Config{
+		{Layout: fixtures.Initialized, IOMode: wal.Direct, Method: syscalls.Fsync, SkipSync: true},
+		{Layout: fixtures.Append, IOMode: wal.Buffered, Method: syscalls.Fdatasync, Records: 7},
+		{Layout: fixtures.Fallocate, IOMode: wal.Buffered, Method: syscalls.Fdatasync},
+	} {
+		got, err := ParseName(c.Name())
+		if err != nil || got != c {
+			t.Errorf("ParseName(%q) = %+v, %v", c.Name(), got, err)
+		}
+	}
+	for _, bad := range []string{"wal/append/buffered", "wal/append/buffered/fsync/records=0", "wal/append/buffered/fsync/x", "sqlite/a/b/c"} {
+		if _, err := ParseName(bad); err == nil {
+			t.Errorf("ParseName(%q) accepted it", bad)
+		}
 	}
 }
