@@ -26,6 +26,7 @@ import (
 // crashCommands are the subcommands of durabench crash.
 var crashCommands = []command{
 	{"wal", "the log writer: does Replay return every acknowledged record after any cut?", runCrashWAL},
+	{"sqlite", "SQLite per engine and pragmas: are acknowledged commits kept, is the database readable?", runCrashSQLite},
 	{"run", "any program: record it, cut it, and judge each state with your own check command", runCrashRun},
 	{"show", "rebuild one state of durabench crash wal from its identifier, into a directory", runCrashShow},
 	{"models", "print the persistence models and what each sync call makes durable under them", runCrashModels},
@@ -221,6 +222,8 @@ func selfPath() string {
 	}
 	return os.Args[0]
 }
+
+func init() { registerRole("__crash-wal", roleRun("__crash-wal", runCrashWALChild)) }
 
 // runCrashWALChild is the hidden role that runs the log writer's crash
 // workload under the recorder, marking each acknowledged record.
