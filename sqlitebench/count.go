@@ -144,11 +144,7 @@ func countReport(w io.Writer, out Outcome, goos string) error {
 		for _, class := range syncFiles {
 			row = append(row, syscount.FormatPerOp(c.Syncs(class)))
 		}
-		flushes := "unknown"
-		if f := c.FlushesPerOp(); f >= 0 {
-			flushes = syscount.FormatPerOp(f)
-		}
-		t.AddRow(append(row, flushes)...)
+		t.AddRow(append(row, c.FlushesText())...)
 	}
 	if err := t.Render(w); err != nil {
 		return err
@@ -157,7 +153,7 @@ func countReport(w io.Writer, out Outcome, goos string) error {
 	if goos != "darwin" {
 		fmt.Fprintf(w, "(F_FULLFSYNC and F_BARRIERFSYNC exist only on macOS: 0 on %s, where fullfsync changes no call.)\n", goos)
 	}
-	fmt.Fprintln(w, "(Device flushes are the disk's own counter, /proc/diskstats, read at the edges of the counted commits: other processes' flushes on the same disk add to them.)")
+	fmt.Fprintln(w, syscount.FlushesFootnote("commits"))
 	return nil
 }
 
@@ -173,11 +169,11 @@ func CountWarnings(counts []Count) []string {
 		}
 		switch s := c.AllSyncs(); {
 		case s >= 0.5 && f < 0.5:
-			out = append(out, fmt.Sprintf("%s made %s sync calls per commit but the device saw %s flushes per commit: its cache may be write-through, or a layer below (a VM, a file system option) drops flushes",
-				c.Name(), syscount.FormatPerOp(s), syscount.FormatPerOp(f)))
+			out = append(out, fmt.Sprintf("%s made %s sync calls per commit but the device saw %s flushes per commit: %s",
+				c.Name(), syscount.FormatPerOp(s), syscount.FormatPerOp(f), syscount.NoFlushReason))
 		case s == 0 && f >= 0.5:
-			out = append(out, fmt.Sprintf("%s made no sync call yet the device saw %s flushes per commit: another process on the same disk may be syncing",
-				c.Name(), syscount.FormatPerOp(f)))
+			out = append(out, fmt.Sprintf("%s made no sync call yet the device saw %s flushes per commit: %s",
+				c.Name(), syscount.FormatPerOp(f), syscount.OtherFlushReason))
 		}
 	}
 	return out
@@ -186,17 +182,9 @@ func CountWarnings(counts []Count) []string {
 // countMetrics returns the metrics a case's pooled record carries from its
 // counting pass, named as durabench sync names its own.
 func countMetrics(c Count) map[string]float64 {
-	m := map[string]float64{"counted_ops": float64(c.Ops)}
-	for _, name := range syscount.SyncCalls {
-		if n := c.Counts.Total(name); n > 0 {
-			m["calls_per_op."+name] = c.PerOp(name)
-		}
-	}
+	m := c.Metrics(syscount.SyncCalls)
 	for _, class := range syncFiles {
 		m["syncs_per_op."+string(class)] = c.Syncs(class)
-	}
-	if f := c.FlushesPerOp(); f >= 0 {
-		m["device_flushes_per_op"] = f
 	}
 	return m
 }

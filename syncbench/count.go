@@ -35,7 +35,7 @@ func CountConfig(cfg Config, w Workload, bs int64, m syscalls.Method) Config {
 	c := cfg
 	c.Workloads, c.BlockSizes, c.Methods = []Workload{w}, []int64{bs}, []syscalls.Method{m}
 	c.Rounds, c.Threads, c.Order, c.Staircase = 1, []int{1}, Sequential, false
-	c.Iterations = max(c.SyncEvery, min(cfg.IterationsFor(bs), maxCountOps)/c.SyncEvery*c.SyncEvery)
+	c.Iterations = syscount.CapOps(cfg.IterationsFor(bs), maxCountOps, c.SyncEvery)
 	c.MaxCaseBytes = 0
 	return c
 }
@@ -96,17 +96,12 @@ func CountReport(w io.Writer, cfg Config, counts []Count) error {
 		for _, name := range cols {
 			row = append(row, syscount.FormatPerOp(c.PerOp(name)))
 		}
-		flushes := "unknown"
-		if f := c.FlushesPerOp(); f >= 0 {
-			flushes = syscount.FormatPerOp(f)
-		}
-		row = append(row, flushes)
-		t.AddRow(row...)
+		t.AddRow(append(row, c.FlushesText())...)
 	}
 	if err := t.Render(w); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "(Device flushes are the disk's own counter, /proc/diskstats, read at the edges of the counted writes: other processes' flushes on the same disk add to them.)")
+	fmt.Fprintln(w, syscount.FlushesFootnote("writes"))
 	return nil
 }
 
@@ -122,11 +117,11 @@ func CountWarnings(counts []Count) []string {
 		}
 		switch p := c.Method.Promise(); {
 		case p == syscalls.PromiseStable && f < 0.5:
-			out = append(out, fmt.Sprintf("%s %s %s promises stable storage but sent %.2f flushes per write to the device: its cache may be write-through, or a layer below (a VM, a file system option) drops flushes",
-				c.Workload, units.FormatSize(c.BlockSize), c.Method, f))
+			out = append(out, fmt.Sprintf("%s %s %s promises stable storage but sent %.2f flushes per write to the device: %s",
+				c.Workload, units.FormatSize(c.BlockSize), c.Method, f, syscount.NoFlushReason))
 		case p < syscalls.PromiseOrdered && f >= 0.5:
-			out = append(out, fmt.Sprintf("%s %s %s promises no durability yet the device saw %.2f flushes per write: another process on the same disk may be syncing",
-				c.Workload, units.FormatSize(c.BlockSize), c.Method, f))
+			out = append(out, fmt.Sprintf("%s %s %s promises no durability yet the device saw %.2f flushes per write: %s",
+				c.Workload, units.FormatSize(c.BlockSize), c.Method, f, syscount.OtherFlushReason))
 		}
 	}
 	return out
@@ -134,15 +129,4 @@ func CountWarnings(counts []Count) []string {
 
 // countMetrics returns the metrics a case's pooled record carries from its
 // counting pass.
-func countMetrics(c Count) map[string]float64 {
-	m := map[string]float64{"counted_ops": float64(c.Ops)}
-	for _, name := range countedCalls {
-		if n := c.Counts.Total(name); n > 0 {
-			m["calls_per_op."+name] = c.PerOp(name)
-		}
-	}
-	if f := c.FlushesPerOp(); f >= 0 {
-		m["device_flushes_per_op"] = f
-	}
-	return m
-}
+func countMetrics(c Count) map[string]float64 { return c.Metrics(countedCalls) }

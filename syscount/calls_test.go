@@ -59,3 +59,28 @@ func TestColumnName(t *testing.T) {
 		}
 	}
 }
+
+func TestReportPieces(t *testing.T) {
+	for _, tc := range []struct{ n, most, batch, want int }{
+		{2000, 500, 1, 500}, {2000, 500, 3, 498}, {100, 500, 4, 100}, {2, 500, 4, 4},
+	} {
+		if got := CapOps(tc.n, tc.most, tc.batch); got != tc.want {
+			t.Errorf("CapOps(%d, %d, %d) = %d, want %d", tc.n, tc.most, tc.batch, got, tc.want)
+		}
+	}
+	r := Result{Ops: 4, DeviceFlushes: 2, Counts: &trace.Counts{Syscalls: map[string]uint64{"fdatasync": 4, "fsync": 0}}}
+	if got := r.FlushesText(); got != FormatPerOp(0.5) {
+		t.Errorf("FlushesText = %q, want %q", got, FormatPerOp(0.5))
+	}
+	m := r.Metrics([]string{"fsync", "fdatasync"})
+	if len(m) != 3 || m["counted_ops"] != 4 || m["calls_per_op.fdatasync"] != 1 || m["device_flushes_per_op"] != 0.5 {
+		t.Errorf("Metrics = %v, want counted_ops 4, calls_per_op.fdatasync 1, device_flushes_per_op 0.5", m)
+	}
+	r.DeviceFlushes = -1
+	if got := r.FlushesText(); got != "unknown" {
+		t.Errorf("FlushesText without a counter = %q, want unknown", got)
+	}
+	if _, ok := r.Metrics(nil)["device_flushes_per_op"]; ok {
+		t.Error("Metrics has device flushes without a counter")
+	}
+}
