@@ -75,9 +75,12 @@ func runCountChild(role, parent string, args []string, cfg any, measure func(run
 	return nil
 }
 
-// checkCounting refuses --count-syscalls, before any timing pass starts,
-// where this OS has no way to count a child's calls.
-func checkCounting() error {
+// checkCounting refuses --count-syscalls (if on), before any timing pass
+// starts, where this OS has no way to count a child's calls.
+func checkCounting(on bool) error {
+	if !on {
+		return nil
+	}
 	if err := syscount.Available(); err != nil {
 		return usageErrorf("--count-syscalls: %v: drop it", err)
 	}
