@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -409,9 +410,19 @@ func TestBuildInfo(t *testing.T) {
 	})
 }
 
+// isDebian reports whether the system engine loads Debian's own
+// libsqlite3: the file it maps belongs to Debian's libsqlite3-0 package. A
+// library from elsewhere on a Debian system need not carry Debian's patches.
 func isDebian() bool {
-	_, err := os.Stat("/etc/debian_version")
-	return runtime.GOOS == "linux" && err == nil
+	if _, err := os.Stat("/etc/debian_version"); runtime.GOOS != "linux" || err != nil {
+		return false
+	}
+	_, file, err := SystemSyncCall(Options{})
+	if err != nil {
+		return false
+	}
+	out, err := exec.Command("dpkg-query", "-S", file).Output()
+	return err == nil && strings.HasPrefix(string(out), "libsqlite3-0")
 }
 
 func TestLookupUnknownEngine(t *testing.T) {
