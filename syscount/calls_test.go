@@ -1,8 +1,11 @@
 package syscount
 
 import (
+	"errors"
+	"os"
 	"testing"
 
+	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/syscalls/trace"
 )
 
@@ -82,5 +85,19 @@ func TestReportPieces(t *testing.T) {
 	}
 	if _, ok := r.Metrics(nil)["device_flushes_per_op"]; ok {
 		t.Error("Metrics has device flushes without a counter")
+	}
+}
+
+// TestServeChildRefusesOutsideCount: in a process Count did not start,
+// ServeChild measures nothing and creates nothing.
+func TestServeChildRefusesOutsideCount(t *testing.T) {
+	dir := t.TempDir()
+	called := false
+	err := ServeChild(dir, func(*fixtures.Run, *Window) error { called = true; return nil })
+	if !errors.Is(err, ErrNotChild) || called {
+		t.Errorf("ServeChild = %v, measured %v; want ErrNotChild and nothing measured", err, called)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("ServeChild left %d entries in dir", len(entries))
 	}
 }

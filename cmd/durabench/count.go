@@ -2,7 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
+	"errors"
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/sqlitebench"
@@ -57,22 +57,11 @@ func runCountChild(role, parent string, args []string, cfg any, measure func(run
 	if err := json.Unmarshal([]byte(*config), cfg); err != nil {
 		return usageErrorf("--config: %v", err)
 	}
-	window := syscount.ChildWindow(*dir)
-	if window == nil {
+	err := syscount.ServeChild(*dir, measure)
+	if errors.Is(err, syscount.ErrNotChild) {
 		return usageErrorf("%s runs only as a counting child of %s --count-syscalls", role, parent)
 	}
-	run, err := fixtures.NewRun(*dir, "count", false)
-	if err != nil {
-		return err
-	}
-	defer run.Close()
-	if err := measure(run, window); err != nil {
-		return err
-	}
-	if err := window.Close(); err != nil {
-		return fmt.Errorf("report the counting window: %w", err)
-	}
-	return nil
+	return err
 }
 
 // checkCounting refuses --count-syscalls (if on), before any timing pass
