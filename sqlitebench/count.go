@@ -36,10 +36,9 @@ type Count struct {
 	syscount.Result
 }
 
-// Counter runs a one-case configuration in a traced child, attributing
-// files with classify, and returns what its timed commits did. The child
-// runs Run with cfg and its Marks set.
-type Counter func(cfg Config, classify trace.Classifier) (syscount.Result, error)
+// Counter counts one case of a Config in a traced child (see
+// syscount.Counter).
+type Counter = syscount.Counter[Config]
 
 // CountConfig is the configuration of the counting pass for case c: that
 // case alone, one round, the run's warm-up, and its commits up to
@@ -163,17 +162,15 @@ func countReport(w io.Writer, out Outcome, goos string) error {
 func CountWarnings(counts []Count) []string {
 	var out []string
 	for _, c := range counts {
-		f := c.FlushesPerOp()
-		if f < 0 {
-			continue
-		}
+		var flushing, quiet string
 		switch s := c.AllSyncs(); {
-		case s >= 0.5 && f < 0.5:
-			out = append(out, fmt.Sprintf("%s made %s sync calls per commit but the device saw %s flushes per commit: %s",
-				c.Name(), syscount.FormatPerOp(s), syscount.FormatPerOp(f), syscount.NoFlushReason))
-		case s == 0 && f >= 0.5:
-			out = append(out, fmt.Sprintf("%s made no sync call yet the device saw %s flushes per commit: %s",
-				c.Name(), syscount.FormatPerOp(f), syscount.OtherFlushReason))
+		case s >= 0.5:
+			flushing = fmt.Sprintf("%s made %s sync calls per commit", c.Name(), syscount.FormatPerOp(s))
+		case s == 0:
+			quiet = c.Name() + " made no sync call"
+		}
+		if w := c.FlushMismatch(flushing, quiet, "commit"); w != "" {
+			out = append(out, w)
 		}
 	}
 	return out

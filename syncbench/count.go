@@ -24,9 +24,9 @@ type Count struct {
 	syscount.Result
 }
 
-// Counter runs a one-case configuration in a traced child and returns what
-// its measured writes did. The child runs Run with cfg and its Marks set.
-type Counter func(cfg Config) (syscount.Result, error)
+// Counter counts one case of a Config in a traced child (see
+// syscount.Counter).
+type Counter = syscount.Counter[Config]
 
 // CountConfig is the configuration of the counting pass for one workload,
 // size and method: one round, one thread, sequential, at most maxCountOps
@@ -52,7 +52,7 @@ func CountAll(cfg Config, counter Counter, progress Progress) ([]Count, error) {
 		for _, bs := range cfg.BlockSizes {
 			for _, m := range cfg.Methods {
 				progress(fmt.Sprintf("counting syscalls (traced, not timed): %s %s %s", w, units.FormatSize(bs), m))
-				r, err := counter(CountConfig(cfg, w, bs, m))
+				r, err := counter(CountConfig(cfg, w, bs, m), nil)
 				if err != nil {
 					return nil, fmt.Errorf("syncbench: counting %s %s %s: %w", w, units.FormatSize(bs), m, err)
 				}
@@ -111,17 +111,16 @@ func CountReport(w io.Writer, cfg Config, counts []Count) error {
 func CountWarnings(counts []Count) []string {
 	var out []string
 	for _, c := range counts {
-		f := c.FlushesPerOp()
-		if f < 0 {
-			continue
-		}
+		name := fmt.Sprintf("%s %s %s", c.Workload, units.FormatSize(c.BlockSize), c.Method)
+		var flushing, quiet string
 		switch p := c.Method.Promise(); {
-		case p == syscalls.PromiseStable && f < 0.5:
-			out = append(out, fmt.Sprintf("%s %s %s promises stable storage but sent %.2f flushes per write to the device: %s",
-				c.Workload, units.FormatSize(c.BlockSize), c.Method, f, syscount.NoFlushReason))
-		case p < syscalls.PromiseOrdered && f >= 0.5:
-			out = append(out, fmt.Sprintf("%s %s %s promises no durability yet the device saw %.2f flushes per write: %s",
-				c.Workload, units.FormatSize(c.BlockSize), c.Method, f, syscount.OtherFlushReason))
+		case p == syscalls.PromiseStable:
+			flushing = name + " promises stable storage"
+		case p < syscalls.PromiseOrdered:
+			quiet = name + " promises no durability"
+		}
+		if w := c.FlushMismatch(flushing, quiet, "write"); w != "" {
+			out = append(out, w)
 		}
 	}
 	return out

@@ -101,3 +101,25 @@ func TestServeChildRefusesOutsideCount(t *testing.T) {
 		t.Errorf("ServeChild left %d entries in dir", len(entries))
 	}
 }
+
+func TestFlushMismatch(t *testing.T) {
+	res := func(flushes int64) Result {
+		return Result{Ops: 10, DeviceFlushes: flushes, Counts: trace.NewCounts("ptrace", nil)}
+	}
+	for _, tc := range []struct {
+		flushes         int64
+		flushing, quiet string
+		want            string
+	}{
+		{0, "x promises stable storage", "", "x promises stable storage but sent 0 flushes per write to the device: " + NoFlushReason},
+		{10, "x promises stable storage", "", ""},
+		{8, "", "x promises no durability", "x promises no durability yet the device saw 0.8 flushes per write: " + OtherFlushReason},
+		{2, "", "x promises no durability", ""},
+		{-1, "x promises stable storage", "", ""},
+		{0, "", "", ""},
+	} {
+		if got := res(tc.flushes).FlushMismatch(tc.flushing, tc.quiet, "write"); got != tc.want {
+			t.Errorf("%d flushes, %q/%q: %q, want %q", tc.flushes, tc.flushing, tc.quiet, got, tc.want)
+		}
+	}
+}

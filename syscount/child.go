@@ -5,7 +5,14 @@ import (
 	"fmt"
 
 	"github.com/durabench/durabench/fixtures"
+	"github.com/durabench/durabench/syscalls/trace"
 )
+
+// Counter runs a one-case configuration of a runner (a C) in a traced
+// child, attributing files with classify (nil: by name), and returns what
+// its measured operations did. The child runs the runner with the
+// configuration, its Marks set to the window of ServeChild.
+type Counter[C any] func(cfg C, classify trace.Classifier) (Result, error)
 
 // ErrNotChild means ServeChild ran in a process Count did not start.
 var ErrNotChild = errors.New("syscount: not started as a counting child")

@@ -51,3 +51,23 @@ func (r Result) Metrics(calls []string) map[string]float64 {
 	}
 	return m
 }
+
+// FlushMismatch says where the device's flushes disagree with what a case's
+// syncs should send, per operation per ("write", "commit"). flushing, if
+// not empty, is the case as one whose syncs must reach the device ("x
+// promises stable storage"): under half a flush per operation is a
+// mismatch. quiet, if not empty, is the case as one that sends none ("x
+// made no sync call"): half a flush or more is a mismatch. It returns the
+// warning, or "" where they agree or the counter was not read.
+func (r Result) FlushMismatch(flushing, quiet, per string) string {
+	f := r.FlushesPerOp()
+	switch {
+	case f < 0:
+		return ""
+	case flushing != "" && f < 0.5:
+		return fmt.Sprintf("%s but sent %s flushes per %s to the device: %s", flushing, FormatPerOp(f), per, NoFlushReason)
+	case quiet != "" && f >= 0.5:
+		return fmt.Sprintf("%s yet the device saw %s flushes per %s: %s", quiet, FormatPerOp(f), per, OtherFlushReason)
+	}
+	return ""
+}

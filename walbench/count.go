@@ -45,10 +45,9 @@ type Count struct {
 	syscount.Result
 }
 
-// Counter runs a one-case configuration in a traced child, attributing
-// files with classify, and returns what its timed commits did. The child
-// runs Run with cfg and its Marks set.
-type Counter func(cfg Config, classify trace.Classifier) (syscount.Result, error)
+// Counter counts one case of a Config in a traced child (see
+// syscount.Counter).
+type Counter = syscount.Counter[Config]
 
 // CountConfig is the configuration of the counting pass for one writer in
 // case c's layout, block size, I/O mode and method: one round, the run's
@@ -174,9 +173,12 @@ func countReport(w io.Writer, cfg Config, counts []Count, goos string) error {
 func CountWarnings(counts []Count) []string {
 	var out []string
 	for _, c := range counts {
-		if f := c.FlushesPerOp(); f >= 0 && f < 0.5 && c.Method.Promise() == syscalls.PromiseStable {
-			out = append(out, fmt.Sprintf("%s %s %s %s promises stable storage but sent %s flushes per commit to the device: %s",
-				c.Layout, units.FormatSize(c.BlockSize), c.IOMode, c.Method, syscount.FormatPerOp(f), syscount.NoFlushReason))
+		if c.Method.Promise() != syscalls.PromiseStable {
+			continue
+		}
+		name := fmt.Sprintf("%s %s %s %s promises stable storage", c.Layout, units.FormatSize(c.BlockSize), c.IOMode, c.Method)
+		if w := c.FlushMismatch(name, "", "commit"); w != "" {
+			out = append(out, w)
 		}
 	}
 	return out

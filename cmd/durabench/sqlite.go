@@ -108,7 +108,7 @@ func runSQLite(args []string) error {
 			return nil, nil, err
 		}
 		if f.countSyscalls {
-			if out.Counts, err = sqlitebench.CountAll(cfg, sqliteCounter(run), progress); err != nil {
+			if out.Counts, err = sqlitebench.CountAll(cfg, counter[sqlitebench.Config](run, countSQLiteRole), progress); err != nil {
 				return nil, nil, err
 			}
 		}

@@ -100,7 +100,7 @@ func runSync(args []string) error {
 		}
 		var counts []syncbench.Count
 		if f.countSyscalls {
-			if counts, err = syncbench.CountAll(cfg, syncCounter(run), progress); err != nil {
+			if counts, err = syncbench.CountAll(cfg, counter[syncbench.Config](run, countSyncRole), progress); err != nil {
 				return nil, nil, err
 			}
 		}

@@ -122,7 +122,7 @@ func runWAL(args []string) error {
 		}
 		var counts []walbench.Count
 		if f.countSyscalls {
-			if counts, err = walbench.CountAll(cfg, walCounter(run), progress); err != nil {
+			if counts, err = walbench.CountAll(cfg, counter[walbench.Config](run, countWALRole), progress); err != nil {
 				return nil, nil, err
 			}
 		}
