@@ -83,13 +83,13 @@ func exitStatus(name string, err error, helpHint bool) int {
 	case errors.Is(err, pflag.ErrHelp):
 		return exitOK
 	case isUsageError(err):
-		fmt.Fprintf(exitStatusOut, "durabench %s: %v\n", name, err)
+		fmt.Fprintf(os.Stderr, "durabench %s: %v\n", name, err)
 		if helpHint {
-			fmt.Fprintf(exitStatusOut, "Run 'durabench %s --help' for the flags and examples.\n", name)
+			fmt.Fprintf(os.Stderr, "Run 'durabench %s --help' for the flags and examples.\n", name)
 		}
 		return exitUsage
 	default:
-		fmt.Fprintf(exitStatusOut, "durabench %s: %v\n", name, err)
+		fmt.Fprintf(os.Stderr, "durabench %s: %v\n", name, err)
 		return exitFailure
 	}
 }
