@@ -446,7 +446,7 @@ func TestLookupSystemLibErrors(t *testing.T) {
 	if !errors.Is(err, ErrUnavailable) || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing --sqlite-lib: %v, want ErrUnavailable and fs.ErrNotExist", err)
 	}
-	if want := "system: --sqlite-lib " + missing + ": no such file"; err == nil || err.Error() != want {
+	if want := "system: library " + missing + ": no such file"; err == nil || err.Error() != want {
 		t.Errorf("missing --sqlite-lib: %v, want %q", err, want)
 	}
 
@@ -488,7 +488,7 @@ func TestAvailable(t *testing.T) {
 		t.Errorf("system with a missing library: %+v, want unavailable", st[2])
 	}
 	if runtime.GOOS == "linux" || runtime.GOOS == "darwin" {
-		if want := "--sqlite-lib " + missing + ": no such file"; st[2].Reason != want {
+		if want := "library " + missing + ": no such file"; st[2].Reason != want {
 			t.Errorf("system's reason = %q, want %q", st[2].Reason, want)
 		}
 	}
