@@ -54,8 +54,9 @@ type Check struct {
 func (c Check) String() string { return fmt.Sprintf("%-4s  %s: %s", c.Status, c.Name, c.Detail) }
 
 // Counter runs a sync workload in a traced child process (one that calls
-// RunSyncWorkload inside a syscount window) and returns what the tracer saw.
-type Counter func(w SyncWorkload) (syscount.Result, error)
+// RunSyncWorkload inside a syscount window), working inside dir, and
+// returns what the tracer saw.
+type Counter func(dir string, w SyncWorkload) (syscount.Result, error)
 
 // Options configure a verification.
 type Options struct {
@@ -228,7 +229,7 @@ func (v *verifier) syncCounts() {
 			continue
 		}
 		w := SyncWorkload{Method: m.String(), Writes: syncWrites, BlockSize: syncBlock, SkipSyncAt: v.o.skipSyncAt}
-		r, err := v.o.Count(w)
+		r, err := v.o.Count(v.run.Dir, w)
 		if err != nil {
 			v.fail(name, "the traced run failed: %v", err)
 			continue
@@ -291,8 +292,8 @@ func (v *verifier) extents() {
 	}
 	defer f.Close()
 	before, err := syscalls.Extents(f)
-	if errors.Is(err, syscalls.ErrNotSupported) {
-		v.na(name, "%v", err)
+	if errors.Is(err, syscalls.ErrNotSupported) || errors.Is(err, errors.ErrUnsupported) {
+		v.na(name, "this file system cannot map a file's extents: %v", err)
 		return
 	}
 	if err != nil {

@@ -64,8 +64,7 @@ func options(t *testing.T) Options {
 		o.NoCountReason = err.Error()
 		return o
 	}
-	scratch := t.TempDir()
-	o.Count = func(w SyncWorkload) (syscount.Result, error) {
+	o.Count = func(scratch string, w SyncWorkload) (syscount.Result, error) {
 		b, err := json.Marshal(w)
 		if err != nil {
 			return syscount.Result{}, err

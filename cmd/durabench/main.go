@@ -32,6 +32,7 @@ var commands = []command{
 	{"neighbor", "time a small sync while another process has unsynced data of its own", runNeighbor},
 	{"trace", "run a command and count its sync, fcntl and write calls, by file", runTrace},
 	{"version", "print the build: version, git revision, Go, cgo, SQLite engines", runVersion},
+	{"verify", "check durabench itself on the disk under --dir: counts, read-back, tracer, flushes", runVerify},
 }
 
 func main() {
