@@ -111,19 +111,10 @@ func runCrashRun(args []string) error {
 		if err != nil {
 			return nil, nil, err
 		}
-		var res []crash.Result
-		for k, m := range models {
-			scratch := filepath.Join(run.Dir, fmt.Sprintf("states-%d", k))
-			if err := os.Mkdir(scratch, 0o755); err != nil {
-				return nil, nil, err
-			}
-			r, err := crash.Explore(log, crash.Explorer{Model: m, Seed: x.seed, States: x.states, Config: config, Torn: torn,
-				Scratch: scratch, Checker: crash.CommandChecker{Argv: checkArgv}})
-			if err != nil {
-				return nil, nil, err
-			}
-			progress(fmt.Sprintf("%s under %s: %d states, %s", config, m.Name, r.States, r.Verdict()))
-			res = append(res, r)
+		res, err := crash.ExploreModels(log, models, crash.Explorer{Seed: x.seed, States: x.states, Config: config, Torn: torn,
+			Scratch: run.Dir, Checker: crash.CommandChecker{Argv: checkArgv}}, progress)
+		if err != nil {
+			return nil, nil, err
 		}
 		return crash.Records(res, env.ID), func(w io.Writer) error { return crash.Report(w, res) }, nil
 	})

@@ -132,19 +132,11 @@ func Explore(cases []Case, o Options) ([]crash.Result, error) {
 		if err != nil {
 			return out, err
 		}
-		for k, m := range c.Models {
-			scratch := filepath.Join(o.Dir, fmt.Sprintf("states-%d-%d", n, k))
-			if err := os.Mkdir(scratch, 0o755); err != nil {
-				return out, fmt.Errorf("walcrash: %w", err)
-			}
-			res, err := crash.Explore(log, crash.Explorer{Model: m, Seed: o.Seed, States: o.States, Config: c.Config.Name(), Torn: o.Torn, Scratch: scratch, Checker: Checker{}})
-			if err != nil {
-				return out, err
-			}
-			if o.Progress != nil {
-				o.Progress(fmt.Sprintf("%s under %s: %d states, %s", c.Config.Name(), m.Name, res.States, res.Verdict()))
-			}
-			out = append(out, res)
+		res, err := crash.ExploreModels(log, c.Models, crash.Explorer{Seed: o.Seed, States: o.States, Config: c.Config.Name(),
+			Torn: o.Torn, Scratch: o.Dir, Checker: Checker{}}, o.Progress)
+		out = append(out, res...)
+		if err != nil {
+			return out, err
 		}
 	}
 	return out, nil
