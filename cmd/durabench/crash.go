@@ -26,6 +26,7 @@ import (
 // crashCommands are the subcommands of durabench crash.
 var crashCommands = []command{
 	{"wal", "the log writer: does Replay return every acknowledged record after any cut?", runCrashWAL},
+	{"sqlite", "SQLite per engine and pragmas: are acknowledged commits kept, is the database readable?", runCrashSQLite},
 	{"run", "any program: record it, cut it, and judge each state with your own check command", runCrashRun},
 	{"show", "rebuild one state of durabench crash wal from its identifier, into a directory", runCrashShow},
 	{"models", "print the persistence models and what each sync call makes durable under them", runCrashModels},
@@ -73,7 +74,13 @@ Subcommands:`)
 	for _, c := range crashCommands {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'durabench crash SUBCOMMAND --help' for its flags and examples; docs/commands/crash.md explains the models and the verdicts.")
+	fmt.Fprintln(w, `
+Examples:
+  durabench crash wal --layouts append --methods fdatasync --states 1000
+  durabench crash run --check ./check.sh -- ./myapp --data .
+  durabench crash models
+
+Run 'durabench crash SUBCOMMAND --help' for its flags and examples; docs/commands/crash.md explains the models and the verdicts.`)
 }
 
 // exploreFlags are the flags every exploring subcommand shares.
@@ -216,6 +223,8 @@ func selfPath() string {
 	return os.Args[0]
 }
 
+func init() { registerRole("__crash-wal", roleRun("__crash-wal", runCrashWALChild)) }
+
 // runCrashWALChild is the hidden role that runs the log writer's crash
 // workload under the recorder, marking each acknowledged record.
 func runCrashWALChild(args []string) error {
@@ -342,3 +351,7 @@ func runCrashModels(args []string) error {
 
 // errNoAcks is returned when a recorded program marked no acknowledgement.
 var errNoAcks = errors.New("the program marked no acknowledgement, so no state can lose one: mark each commit by writing \"durabench-trace: ack N\\n\" to file descriptor -1 after it returns (trace.MarkAck in Go)")
+
+func init() {
+	registerRole("__crash-wal", roleRun("__crash-wal", runCrashWALChild))
+}
