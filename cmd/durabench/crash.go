@@ -15,6 +15,7 @@ import (
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
 	"github.com/durabench/durabench/results"
+	"github.com/durabench/durabench/wal"
 	"github.com/durabench/durabench/walbench"
 	"github.com/spf13/pflag"
 )
@@ -198,6 +199,29 @@ func runCrashWAL(args []string) error {
 		}
 		return crash.Records(res, env.ID), func(w io.Writer) error { return crash.Report(w, res) }, nil
 	})
+}
+
+// quickCrash is the suite's crash section: the log writer, buffered, in
+// append segments, with fdatasync (and full, under macos), 300 states per
+// model. Where nothing can record (not Linux), it says so and adds nothing.
+func quickCrash(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	if err := checkRecording(); err != nil {
+		return nil, func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "skipped: %v\n", err)
+			return err
+		}, nil
+	}
+	models := []crash.Model{crash.LinuxExt4(), crash.PosixStrict(), crash.MacOS(crash.Mapping{})}
+	cases, err := walcrash.Plan([]fixtures.State{fixtures.Append}, []wal.IOMode{wal.Buffered}, []string{"fdatasync", "full"}, models, walcrash.DefaultRecords)
+	if err != nil {
+		return nil, nil, err
+	}
+	b := crash.Batch{Dir: run.Dir, Seed: 1, States: 300, Record: recordLog}
+	res, err := b.Explore(walcrash.Workloads(cases, walCrashCommand))
+	if err != nil {
+		return nil, nil, err
+	}
+	return crash.Records(res, env.ID), func(w io.Writer) error { return crash.Report(w, res) }, nil
 }
 
 // walCrashCommand is the child durabench that runs the log writer's crash
