@@ -86,6 +86,9 @@ func runCrashRun(args []string) error {
 			return err
 		}
 	}
+	if argv[0], err = absCommand(argv[0]); err != nil {
+		return usageErrorf("the command to record: %v", err)
+	}
 	if *state != "" {
 		return rebuildRunState(*state, *into, o.dir, argv)
 	}
@@ -96,7 +99,7 @@ func runCrashRun(args []string) error {
 	if len(checkArgv) == 0 {
 		return usageErrorf("--check: give the command that judges each state (see --help for its protocol)")
 	}
-	if _, err := exec.LookPath(checkArgv[0]); err != nil {
+	if checkArgv[0], err = absCommand(checkArgv[0]); err != nil {
 		return usageErrorf("--check: %v", err)
 	}
 	if err := checkRecording(); err != nil {
@@ -118,6 +121,16 @@ func runCrashRun(args []string) error {
 		}
 		return crash.Records(res, env.ID), func(w io.Writer) error { return crash.Report(w, res) }, nil
 	})
+}
+
+// absCommand finds a command as the shell would and makes its path
+// absolute: both commands run in other directories (the root, each state).
+func absCommand(name string) (string, error) {
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(p)
 }
 
 // mapMacOS replaces the macos model in models by one with the mapping
