@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -227,10 +226,7 @@ func quickCrash(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.W
 // walCrashCommand is the child durabench that runs the log writer's crash
 // workload in root (the hidden __crash-wal role).
 func walCrashCommand(root string, cfg walcrash.Config) *exec.Cmd {
-	b, _ := json.Marshal(cfg) // a Config always marshals
-	cmd := exec.Command(selfPath(), "__crash-wal", "--root", root, "--config", string(b))
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	return cmd
+	return crashChild("__crash-wal", root, cfg)
 }
 
 // selfPath is this executable, to run as a child.
@@ -246,17 +242,12 @@ func init() { registerRole("__crash-wal", roleRun("__crash-wal", runCrashWALChil
 // runCrashWALChild is the hidden role that runs the log writer's crash
 // workload under the recorder, marking each acknowledged record.
 func runCrashWALChild(args []string) error {
-	fs := newFlags("__crash-wal", "internal: the workload of durabench crash wal", "")
-	root := fs.String("root", "", "directory to write the log in")
-	config := fs.String("config", "", "the case as JSON")
-	if err := parseFlags(fs, args); err != nil {
+	var cfg walcrash.Config
+	root, err := parseCrashChild("__crash-wal", "durabench crash wal", args, &cfg)
+	if err != nil {
 		return err
 	}
-	var cfg walcrash.Config
-	if err := json.Unmarshal([]byte(*config), &cfg); err != nil {
-		return usageErrorf("--config: %v", err)
-	}
-	return walcrash.Workload(*root, cfg, markAck)
+	return walcrash.Workload(root, cfg, markAck)
 }
 
 const crashShowSynopsis = `crash show --into DIR ID

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"runtime"
 
@@ -38,3 +40,27 @@ func checkRecording() error {
 
 // markAck marks commit n as acknowledged for the recorder.
 func markAck(n uint64) { trace.MarkAck(n) }
+
+// crashChild is the child durabench that plays a crash workload's hidden
+// role in root, with cfg as its configuration; its output goes to stderr.
+func crashChild(role, root string, cfg any) *exec.Cmd {
+	b, _ := json.Marshal(cfg) // workload configurations always marshal
+	cmd := exec.Command(selfPath(), role, "--root", root, "--config", string(b))
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	return cmd
+}
+
+// parseCrashChild reads a crash workload role's --root and --config (into
+// cfg); parent names the command the role belongs to.
+func parseCrashChild(role, parent string, args []string, cfg any) (root string, err error) {
+	fs := newFlags(role, "internal: the workload of "+parent, "")
+	r := fs.String("root", "", "directory to run the workload in")
+	config := fs.String("config", "", "the case as JSON")
+	if err := parseFlags(fs, args); err != nil {
+		return "", err
+	}
+	if err := json.Unmarshal([]byte(*config), cfg); err != nil {
+		return "", usageErrorf("--config: %v", err)
+	}
+	return *r, nil
+}

@@ -1,10 +1,10 @@
 package main
 
 import (
-	"encoding/json"
+	"fmt"
 	"io"
-	"os"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/durabench/durabench/crash"
@@ -13,6 +13,7 @@ import (
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
 	"github.com/durabench/durabench/results"
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/sqlitebench"
 )
 
@@ -48,11 +49,12 @@ func runCrashSQLite(args []string) error {
 	var x exploreFlags
 	addOutputFlags(fs, &o)
 	addExploreFlags(fs, &x)
-	engines := fs.String("engines", "", "engines: "+strings.Join(drivers.Names(), ", ")+" (default: every one this build and machine can run)")
-	journals := fs.String("journal-modes", "delete,wal", "journal modes")
-	syncs := fs.String("synchronous", "off,normal,full,extra", "synchronous levels")
-	fulls := fs.String("fullfsync", "0,1", "fullfsync values: what they map to is judged under the macos model")
-	builds := fs.String("macos-build", strings.Join(sqlitecrash.MacOSBuilds, ","), "macos rows for fullfsync=1: public (F_FULLFSYNC), apple (F_BARRIERFSYNC)")
+	var engines, journals, syncs, fulls, builds []string
+	listVar(fs, &engines, "engines", "", "engines: "+strings.Join(drivers.Names(), ", ")+" (default: every one this build and machine can run)", sqlitebench.ParseEngines)
+	listVar(fs, &journals, "journal-modes", "delete,wal", "journal modes", sqlitebench.ParseJournalModes)
+	listVar(fs, &syncs, "synchronous", "off,normal,full,extra", "synchronous levels", sqlitebench.ParseSynchronous)
+	listVar(fs, &fulls, "fullfsync", "0,1", "fullfsync values: what they map to is judged under the macos model", sqlitebench.ParseFullFsync)
+	listVar(fs, &builds, "macos-build", strings.Join(sqlitecrash.MacOSBuilds, ","), "macos rows for fullfsync=1: public (F_FULLFSYNC), apple (F_BARRIERFSYNC)", parseBuilds)
 	commits := fs.Int("commits", sqlitecrash.DefaultCommits, "commits the workload makes and acknowledges")
 	lib := fs.String("sqlite-lib", "", "libsqlite3 for the system engine (default: the platform's own)")
 	if err := parseFlags(fs, args); err != nil {
@@ -65,43 +67,14 @@ func runCrashSQLite(args []string) error {
 	if err != nil {
 		return err
 	}
-	names := *engines
-	if names == "" {
-		for _, st := range drivers.Available(drivers.Options{SystemLib: *lib}) {
-			if st.Available {
-				names += st.Name + ","
-			}
-		}
-	}
-	es, err := sqlitebench.ParseEngines(names)
-	if err != nil {
-		return asUsage(err)
-	}
-	js, err := sqlitebench.ParseJournalModes(*journals)
-	if err != nil {
-		return asUsage(err)
-	}
-	ss, err := sqlitebench.ParseSynchronous(*syncs)
-	if err != nil {
-		return asUsage(err)
-	}
-	ff, err := sqlitebench.ParseFullFsync(*fulls)
-	if err != nil {
-		return asUsage(err)
-	}
-	bs, err := parseBuilds(*builds)
-	if err != nil {
-		return err
-	}
 	if *commits < 1 || *commits > 10_000 {
 		return usageErrorf("--commits %d: use 1 to 10000", *commits)
 	}
-	for _, e := range es {
-		if _, err := drivers.Lookup(e, drivers.Options{SystemLib: *lib}); err != nil {
-			return usageErrorf("--engines %s: %v", e, err)
-		}
+	sel, err := sqlitebench.SelectEngines(engines, *lib)
+	if err != nil {
+		return refuse(err, fs, sqliteRenamed)
 	}
-	cases, err := sqlitecrash.Plan(es, js, ss, ff, models, bs, *commits, *lib)
+	cases, err := sqlitecrash.Plan(sel.Names, journals, syncs, fulls, models, builds, *commits, *lib)
 	if err != nil {
 		return asUsage(err)
 	}
@@ -121,37 +94,21 @@ func runCrashSQLite(args []string) error {
 	})
 }
 
-// parseBuilds parses --macos-build.
+// parseBuilds parses the list of macOS builds: public, apple.
 func parseBuilds(csv string) ([]string, error) {
-	var out []string
-	for _, b := range strings.Split(csv, ",") {
-		b = strings.ToLower(strings.TrimSpace(b))
-		switch {
-		case b == "":
-			continue
-		case b != "public" && b != "apple":
-			return nil, usageErrorf("--macos-build %q: use public, apple or both", b)
+	return runner.ParseList(csv, "macOS build", "use public, apple or both", func(b string) (string, error) {
+		b = strings.ToLower(b)
+		if !slices.Contains(sqlitecrash.MacOSBuilds, b) {
+			return "", fmt.Errorf("macOS build %q: use public, apple or both", b)
 		}
-		for _, seen := range out {
-			if seen == b {
-				return nil, usageErrorf("--macos-build: %s given twice", b)
-			}
-		}
-		out = append(out, b)
-	}
-	if len(out) == 0 {
-		return nil, usageErrorf("--macos-build: nothing given: use public, apple or both")
-	}
-	return out, nil
+		return b, nil
+	})
 }
 
 // sqliteCrashCommand runs the workload of cfg in root in a child durabench
 // (the hidden __crash-sqlite role).
 func sqliteCrashCommand(root string, cfg sqlitecrash.Config) *exec.Cmd {
-	b, _ := json.Marshal(cfg) // a Config always marshals
-	cmd := exec.Command(selfPath(), "__crash-sqlite", "--root", root, "--config", string(b))
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	return cmd
+	return crashChild("__crash-sqlite", root, cfg)
 }
 
 func init() { registerRole("__crash-sqlite", roleRun("__crash-sqlite", runCrashSQLiteChild)) }
@@ -159,15 +116,10 @@ func init() { registerRole("__crash-sqlite", roleRun("__crash-sqlite", runCrashS
 // runCrashSQLiteChild is the hidden role that runs SQLite's crash workload
 // under the recorder, marking each acknowledged commit.
 func runCrashSQLiteChild(args []string) error {
-	fs := newFlags("__crash-sqlite", "internal: the workload of durabench crash sqlite", "")
-	root := fs.String("root", "", "directory to create the database in")
-	config := fs.String("config", "", "the case as JSON")
-	if err := parseFlags(fs, args); err != nil {
+	var cfg sqlitecrash.Config
+	root, err := parseCrashChild("__crash-sqlite", "durabench crash sqlite", args, &cfg)
+	if err != nil {
 		return err
 	}
-	var cfg sqlitecrash.Config
-	if err := json.Unmarshal([]byte(*config), &cfg); err != nil {
-		return usageErrorf("--config: %v", err)
-	}
-	return sqlitecrash.Run(*root, cfg, markAck)
+	return sqlitecrash.Run(root, cfg, markAck)
 }

@@ -9,13 +9,14 @@ func TestCrashSQLiteRefusesBadInput(t *testing.T) {
 	dir := t.TempDir()
 	ok := []string{"sqlite", "--dir", dir, "--engines", "modernc"}
 	checkRefusals(t, "crash", ok, dir, []refusal{
-		{"engine", []string{"--engines", "sqlite4"}, `--engines "sqlite4"`},
-		{"journal", []string{"--journal-modes", "wall"}, `--journal-modes "wall"`},
-		{"synchronous twice", []string{"--synchronous", "full,2"}, "--synchronous: full given twice"},
-		{"fullfsync", []string{"--fullfsync", "2"}, `--fullfsync "2"`},
-		{"build", []string{"--macos-build", "apple,ios"}, `--macos-build "ios": use public, apple or both`},
+		{"engine", []string{"--engines", "sqlite4"}, `invalid argument "sqlite4" for "--engines" flag: engine "sqlite4": use one or more of modernc, mattn, system`},
+		{"journal", []string{"--journal-modes", "wall"}, `"--journal-modes" flag: journal mode "wall"`},
+		{"synchronous twice", []string{"--synchronous", "full,2"}, `synchronous level "2" is given twice`},
+		{"fullfsync", []string{"--fullfsync", "2"}, `"--fullfsync" flag: fullfsync value "2"`},
+		{"build", []string{"--macos-build", "apple,ios"}, `"--macos-build" flag: macOS build "ios": use public, apple or both`},
+		{"build twice", []string{"--macos-build", "apple,apple"}, `macOS build "apple" is given twice`},
 		{"commits", []string{"--commits", "0"}, "--commits 0: use 1 to 10000"},
-		{"model", []string{"--models", "windows"}, "--models"},
+		{"model", []string{"--models", "windows"}, `unknown persistence model "windows"`},
 		{"states", []string{"--states", "0"}, "--states 0"},
 		{"arguments", []string{"extra"}, `unexpected arguments ["extra"]`},
 	})
