@@ -252,8 +252,9 @@ func runCrashWALChild(args []string) error {
 
 const crashShowSynopsis = `crash show --into DIR ID
 
-Rebuilds one state that durabench crash wal reported, from its identifier
-(CONFIG@MODEL:SEED:CUT:VARIANT:LOG[:mix]): records the same workload again,
+Rebuilds one state that durabench crash wal or crash sqlite reported, from
+its identifier (CONFIG@MODEL:SEED:CUT:VARIANT:LOG[:mix]): records the same
+workload again,
 checks that the recording is the one the identifier was found in (LOG is its
 hash), builds the state into DIR (which must not exist), and prints what
 the state kept, dropped and tore, and the checker's verdict on it. States of
@@ -275,9 +276,9 @@ func runCrashShow(args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	cfg, err := walcrash.ParseName(id.Config)
+	w, err := showWorkload(id.Config)
 	if err != nil {
-		return usageErrorf("%v (durabench crash show rebuilds crash wal states; for crash run use --state)", err)
+		return usageErrorf("%v (durabench crash show rebuilds crash wal and crash sqlite states; for crash run use --state)", err)
 	}
 	if err := checkInto(*into); err != nil {
 		return err
@@ -291,7 +292,7 @@ func runCrashShow(args []string) error {
 	}
 	defer run.Close()
 	b := crash.Batch{Dir: run.Dir, Record: recordLog}
-	log, err := b.RecordOne(walcrash.AsWorkload(cfg, nil, walCrashCommand), 0)
+	log, err := b.RecordOne(w, 0)
 	if err != nil {
 		return err
 	}
@@ -303,7 +304,7 @@ func runCrashShow(args []string) error {
 		return err
 	}
 	printState(os.Stdout, st, *into)
-	v := walcrash.Checker{}.Check(*into, st.Acked)
+	v := w.Checker.Check(*into, st.Acked)
 	fmt.Printf("verdict: lost %d acknowledged, corrupt %v: %s\n", v.LostAcked, v.Corrupt, v.Detail)
 	return v.Err
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/durabench/durabench/crash"
 	"github.com/durabench/durabench/crash/sqlitecrash"
+	"github.com/durabench/durabench/crash/walcrash"
 	"github.com/durabench/durabench/drivers"
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
@@ -122,4 +123,21 @@ func runCrashSQLiteChild(args []string) error {
 		return err
 	}
 	return sqlitecrash.Run(root, cfg, markAck)
+}
+
+// showWorkload returns the workload a state identifier's configuration
+// names, for crash show: a crash wal or a crash sqlite configuration.
+func showWorkload(name string) (crash.Workload, error) {
+	if strings.HasPrefix(name, "sqlite/") {
+		cfg, err := sqlitecrash.ParseName(name)
+		if err != nil {
+			return crash.Workload{}, err
+		}
+		return sqlitecrash.Workloads([]sqlitecrash.Case{{Config: cfg}}, sqliteCrashCommand)[0], nil
+	}
+	cfg, err := walcrash.ParseName(name)
+	if err != nil {
+		return crash.Workload{}, err
+	}
+	return walcrash.AsWorkload(cfg, nil, walCrashCommand), nil
 }

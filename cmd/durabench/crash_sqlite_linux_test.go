@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -62,6 +63,20 @@ func TestCrashSQLite(t *testing.T) {
 	if len(verdicts) != 10 {
 		t.Errorf("%d rows, want 10 (2 levels x 2 fullfsync x linux-ext4, and macos once for fullfsync=0, twice for 1):\n%s", len(verdicts), stdout)
 	}
+	// The smallest DELETE/FULL state rebuilds from its identifier alone
+	// (the recorder fixes the program's random bytes, so the re-recording
+	// is the same log) and shows the dropped unlink.
+	_, rest, ok := strings.Cut(stdout, "sqlite/modernc/delete/full/fullfsync=0, linux-ext4: smallest state losing acknowledged commits\n  state   ")
+	id, _, _ := strings.Cut(rest, "\n")
+	if !ok || id == "" {
+		t.Fatalf("no smallest DELETE/FULL state in the output:\n%s", stdout)
+	}
+	into := filepath.Join(t.TempDir(), "state")
+	shown, stderr, code := durabench(t, "crash", "show", "--into", into, id)
+	if code != 0 || !strings.Contains(shown, "dropped #26 unlink crash.db-journal") || !strings.Contains(shown, "verdict: lost 1 acknowledged, corrupt false") {
+		t.Errorf("crash show %s: exit %d, stdout %q, stderr %q; want the dropped unlink and one commit lost", id, code, shown, stderr)
+	}
+
 	if after := listing(t, dir); len(after) != 1 { // dir itself
 		t.Errorf("left behind in --dir: %q", after)
 	}

@@ -9,6 +9,7 @@ package sqlitecrash
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,9 +35,46 @@ type Config struct {
 }
 
 // Name is the configuration as results show it and state identifiers carry
-// it: "sqlite/ENGINE/JOURNAL/SYNCHRONOUS/fullfsync=N".
+// it: "sqlite/ENGINE/JOURNAL/SYNCHRONOUS/fullfsync=N", with "/commits=N"
+// when the count is not DefaultCommits. The system engine's library is not
+// in it: a state found with another library is rebuilt with that one only
+// if the caller names it again.
 func (c Config) Name() string {
-	return fmt.Sprintf("sqlite/%s/%s/%s/fullfsync=%s", c.Engine, c.JournalMode, c.Synchronous, c.Fullfsync)
+	s := fmt.Sprintf("sqlite/%s/%s/%s/fullfsync=%s", c.Engine, c.JournalMode, c.Synchronous, c.Fullfsync)
+	if c.commits() != DefaultCommits {
+		s += fmt.Sprintf("/commits=%d", c.commits())
+	}
+	return s
+}
+
+// ParseName parses a configuration's Name.
+func ParseName(s string) (Config, error) {
+	bad := fmt.Errorf("sqlitecrash: %q is not a SQLite configuration (sqlite/ENGINE/JOURNAL/SYNCHRONOUS/fullfsync=N[/commits=N])", s)
+	parts := strings.Split(s, "/")
+	if len(parts) < 5 || len(parts) > 6 || parts[0] != "sqlite" {
+		return Config{}, bad
+	}
+	full, ok := strings.CutPrefix(parts[4], "fullfsync=")
+	if !ok {
+		return Config{}, bad
+	}
+	c := Config{Engine: parts[1], JournalMode: parts[2], Synchronous: parts[3], Fullfsync: full}
+	if len(parts) == 6 {
+		n, ok := strings.CutPrefix(parts[5], "commits=")
+		if !ok {
+			return Config{}, bad
+		}
+		if _, err := fmt.Sscan(n, &c.Commits); err != nil || c.Commits < 1 {
+			return Config{}, bad
+		}
+	}
+	if !slices.Contains(drivers.Names(), c.Engine) {
+		return Config{}, fmt.Errorf("sqlitecrash: %q: engine %q: use one of %s", s, c.Engine, strings.Join(drivers.Names(), ", "))
+	}
+	if err := c.Check(); err != nil {
+		return Config{}, fmt.Errorf("sqlitecrash: %q: %w", s, err)
+	}
+	return c, nil
 }
 
 // Check refuses a configuration SQLite would not take as meant.
