@@ -351,7 +351,3 @@ func runCrashModels(args []string) error {
 
 // errNoAcks is returned when a recorded program marked no acknowledgement.
 var errNoAcks = errors.New("the program marked no acknowledgement, so no state can lose one: mark each commit by writing \"durabench-trace: ack N\\n\" to file descriptor -1 after it returns (trace.MarkAck in Go)")
-
-func init() {
-	registerRole("__crash-wal", roleRun("__crash-wal", runCrashWALChild))
-}
