@@ -8,3 +8,22 @@
 // fields to its flags (FieldsOf) names the flag itself. It imports nothing
 // of durabench, so every runner and the command can use it.
 package runner
+
+// Quiet returns progress, or a progress that says nothing if it is nil: a
+// runner's Run calls it first, so that its loops can always report.
+func Quiet(progress func(line string)) func(line string) {
+	if progress == nil {
+		return func(string) {}
+	}
+	return progress
+}
+
+// Each returns f of every item, in order: a runner's accumulator for each
+// case, or its result for each accumulator.
+func Each[T, U any](items []T, f func(T) U) []U {
+	out := make([]U, len(items))
+	for i, it := range items {
+		out[i] = f(it)
+	}
+	return out
+}

@@ -113,9 +113,7 @@ func runWith(run *fixtures.Run, cfg Config, progress Progress, lookup func(name 
 	if err := cfg.Validate(); err != nil {
 		return Outcome{}, err
 	}
-	if progress == nil {
-		progress = func(string) {}
-	}
+	progress = runner.Quiet(progress)
 	var out Outcome
 	engines := map[string]engine{}
 	for _, name := range cfg.Engines {
@@ -132,10 +130,7 @@ func runWith(run *fixtures.Run, cfg Config, progress Progress, lookup func(name 
 		out.Engines = append(out.Engines, info)
 	}
 	cases := cfg.cases()
-	acc := make([]*accumulator, len(cases))
-	for i, c := range cases {
-		acc[i] = newAccumulator(c, cfg)
-	}
+	acc := runner.Each(cases, func(c Case) *accumulator { return newAccumulator(c, cfg) })
 	for r := range cfg.Rounds {
 		for _, a := range acc {
 			progress(fmt.Sprintf("round %d/%d: %s", r+1, cfg.Rounds, a.c.Name()))

@@ -72,14 +72,9 @@ func Run(run *fixtures.Run, cfg Config, progress Progress) ([]Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if progress == nil {
-		progress = func(string) {}
-	}
+	progress = runner.Quiet(progress)
 	cases := cfg.cases()
-	acc := make([]*accumulator, len(cases))
-	for i, c := range cases {
-		acc[i] = newAccumulator(c, cfg)
-	}
+	acc := runner.Each(cases, func(c Case) *accumulator { return newAccumulator(c, cfg) })
 	for r := range cfg.Rounds {
 		if cfg.Order == Interleaved {
 			// Cases come in groups of len(cfg.Methods) sharing a workload and size.
@@ -100,11 +95,7 @@ func Run(run *fixtures.Run, cfg Config, progress Progress) ([]Result, error) {
 			}
 		}
 	}
-	out := make([]Result, len(acc))
-	for i, a := range acc {
-		out[i] = a.result(cfg)
-	}
-	return out, nil
+	return runner.Each(acc, func(a *accumulator) Result { return a.result(cfg) }), nil
 }
 
 // cases lists the cells in table order: workload, size, threads, method.

@@ -78,14 +78,9 @@ func Run(run *fixtures.Run, cfg Config, progress func(string)) ([]Result, error)
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if progress == nil {
-		progress = func(string) {}
-	}
+	progress = runner.Quiet(progress)
 	cases := cfg.cases()
-	acc := make([]*accumulator, len(cases))
-	for i, c := range cases {
-		acc[i] = newAccumulator(c, cfg)
-	}
+	acc := runner.Each(cases, func(c Case) *accumulator { return newAccumulator(c, cfg) })
 	for r := range cfg.Rounds {
 		for _, a := range acc {
 			line, err := runRound(run, cfg, r, a)
@@ -95,11 +90,7 @@ func Run(run *fixtures.Run, cfg Config, progress func(string)) ([]Result, error)
 			progress(fmt.Sprintf("round %d/%d %s: %s", r+1, cfg.Rounds, a.c.Name(), line))
 		}
 	}
-	out := make([]Result, len(acc))
-	for i, a := range acc {
-		out[i] = a.result()
-	}
-	return out, nil
+	return runner.Each(acc, (*accumulator).result), nil
 }
 
 // cases lists the cells in table order: layout, size, I/O mode, method,
