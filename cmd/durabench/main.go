@@ -33,6 +33,7 @@ var commands = []command{
 	{"trace", "run a command and count its sync, fcntl and write calls, by file", runTrace},
 	{"crash", "simulate power cuts: which acknowledged commits survive, under which persistence model", runCrash},
 	{"version", "print the build: version, git revision, Go, cgo, SQLite engines", runVersion},
+	{"verify", "check durabench itself on the disk under --dir: counts, read-back, tracer, flushes", runVerify},
 }
 
 func main() {
