@@ -49,11 +49,8 @@ func runSuite(args []string) error {
 	addOutputFlags(fs, &o)
 	fs.Lookup("dir").DefValue = "."
 	o.dir = "."
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseOptions(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("unexpected arguments %q", fs.Args())
 	}
 	if err := o.validate(); err != nil {
 		return err
