@@ -66,6 +66,7 @@ func Records(cfg Config, out Outcome, envID string) []results.Record {
 			Metrics:    map[string]float64{"allocs_per_commit": r.AllocsPerCommit, "rows_checked": float64(rows)},
 			Notes:      notes,
 			Env:        envID,
+			Histogram:  results.Histogram(r.Latency.Bins),
 		}
 		for _, c := range out.Counts {
 			if c.Case == r.Case {

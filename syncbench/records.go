@@ -51,8 +51,9 @@ func Records(res []Result, counts []Count, envID string) []results.Record {
 				"verified_writes": float64(r.Verified),
 				"file_bytes":      float64(r.FileSize),
 			},
-			Notes: []string{r.Method.Syscall() + ": " + r.Method.Promise().String()},
-			Env:   envID,
+			Notes:     []string{r.Method.Syscall() + ": " + r.Method.Promise().String()},
+			Env:       envID,
+			Histogram: results.Histogram(r.Latency.Bins),
 		}
 		for _, c := range counts {
 			if c.Workload == r.Workload && c.BlockSize == r.BlockSize && c.Method == r.Method {

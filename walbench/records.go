@@ -64,6 +64,7 @@ func Records(res []Result, counts []Count, envID string) []results.Record {
 			Metrics:    metrics,
 			Notes:      []string{r.Method.Syscall() + ": " + r.Method.Promise().String()},
 			Env:        envID,
+			Histogram:  results.Histogram(r.Latency.Bins),
 		})
 	}
 	return out

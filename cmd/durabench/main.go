@@ -31,6 +31,7 @@ var commands = []command{
 	{"env", "print the environment a run records: OS, file system, device, cache, VM", runEnv},
 	{"neighbor", "time a small sync while another process has unsynced data of its own", runNeighbor},
 	{"trace", "run a command and count its sync, fcntl and write calls, by file", runTrace},
+	{"report", "write report.md and a self-contained report.html with plots from a results directory", runReport},
 
 	// Internal roles (no summary: not listed, not for users).
 	{"__count-sync", "", runCountSync},

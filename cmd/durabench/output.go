@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/durabench/durabench/fixtures"
@@ -19,6 +20,7 @@ type outputFlags struct {
 	out    string
 	format string
 	keep   bool
+	report string
 }
 
 var formats = []string{"table", "csv", "jsonl", "bench"}
@@ -28,6 +30,7 @@ func addOutputFlags(fs *pflag.FlagSet, o *outputFlags) {
 	fs.StringVar(&o.out, "out", "", "new directory for results.csv, results.jsonl, results.bench.txt, env.json and report.txt; must not exist")
 	fs.StringVar(&o.format, "format", "table", "what to print: "+strings.Join(formats, ", "))
 	fs.BoolVar(&o.keep, "keep", false, "keep the run's files instead of removing them at the end")
+	fs.StringVar(&o.report, "report", "", "new directory (or the --out directory) for report.md and report.html with plots")
 }
 
 // validate refuses bad --dir, --out and --format values before anything is
@@ -43,7 +46,13 @@ func (o *outputFlags) validate() error {
 	if !ok {
 		return usageErrorf("--format %q: use one of %s", o.format, strings.Join(formats, ", "))
 	}
-	return checkNewOut(o.out)
+	if err := checkNewOut(o.out); err != nil {
+		return err
+	}
+	if o.report != "" && filepath.Clean(o.report) != filepath.Clean(o.out) {
+		return checkNewReport(o.report)
+	}
+	return nil
 }
 
 // sink is where a run's results go: the --out directory if given, and
@@ -157,7 +166,10 @@ func measure(o *outputFlags, experiment string, m measurement) error {
 	if err := sink.emit(recs, report); err != nil {
 		return err
 	}
-	return sink.close()
+	if err := sink.close(); err != nil {
+		return err
+	}
+	return writeReport(o.report, env, recs, false)
 }
 
 // reports joins several reports into one, a blank line between them.
