@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
@@ -56,6 +57,7 @@ func runSuite(args []string) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
+	start := time.Now()
 	return measure(&o, "suite", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		var recs []results.Record
 		var parts []func(io.Writer) error
@@ -72,6 +74,11 @@ func runSuite(args []string) error {
 				return report(w)
 			})
 		}
+		took := time.Since(start)
+		parts = append(parts, func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "The suite took %.1f s.\n", took.Seconds())
+			return err
+		})
 		return recs, reports(parts...), nil
 	})
 }
