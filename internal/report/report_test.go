@@ -150,7 +150,7 @@ func TestKnee(t *testing.T) {
 
 func TestHistogramGrid(t *testing.T) {
 	for _, tc := range []struct {
-		top                   int64
+		top                    int64
 		rangeMs, binUs, gridMs float64
 	}{
 		{5_000, 1, 20, 1},
