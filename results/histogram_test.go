@@ -10,7 +10,7 @@ import (
 )
 
 func TestHistogramJSONRoundTrip(t *testing.T) {
-	rec := Record{Experiment: "sync", Params: Params{{"method", "fsync"}}, Round: PooledRound, N: 4,
+	rec := Record{Experiment: "sync", Params: Params{{Key: "method", Value: "fsync"}}, Round: PooledRound, N: 4,
 		Histogram: Histogram(measure.Distribute([]int64{150_000, 150_400, 1_020_000, 999}).Bins)}
 	var buf bytes.Buffer
 	if err := WriteJSONL(&buf, []Record{rec}); err != nil {

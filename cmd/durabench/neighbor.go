@@ -107,11 +107,18 @@ func runNeighbor(args []string) error {
 		}
 	}
 
-	return measure(&o, "neighbor", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	var p plan
+	if backlog != nil {
+		p = p.plus(plan{backlog.Steps(), backlog.Steps() / backlog.Trials})
+	}
+	if stream != nil {
+		p = p.plus(plan{stream.Steps(), stream.Steps() / stream.Passes})
+	}
+	return measure(&o, "neighbor", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		var recs []results.Record
 		var parts []func(io.Writer) error
 		if backlog != nil {
-			res, err := neighbor.RunBacklog(run, *backlog, progress)
+			res, err := neighbor.RunBacklog(run, *backlog, progressLine)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -119,7 +126,7 @@ func runNeighbor(args []string) error {
 			parts = append(parts, func(w io.Writer) error { return neighbor.BacklogReport(w, res) })
 		}
 		if stream != nil {
-			res, err := neighbor.RunStream(run, *stream, progress)
+			res, err := neighbor.RunStream(run, *stream, progressLine)
 			if err != nil {
 				return nil, nil, err
 			}

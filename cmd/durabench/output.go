@@ -31,6 +31,7 @@ func addOutputFlags(fs *pflag.FlagSet, o *outputFlags) {
 	fs.StringVar(&o.format, "format", "table", "what to print: "+strings.Join(formats, ", "))
 	fs.BoolVar(&o.keep, "keep", false, "keep the run's files instead of removing them at the end")
 	fs.StringVar(&o.report, "report", "", "new directory (or the --out directory) for report.md and report.html with plots")
+	fs.BoolVar(&quiet, "quiet", false, "print only the result: no progress or status lines (errors still go to standard error)")
 }
 
 // validate refuses bad --dir, --out and --format values before anything is
@@ -133,7 +134,7 @@ func (s *sink) close() error {
 	if err := s.out.Close(); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "durabench: results written to %s\n", s.out.Dir())
+	status("durabench: results written to %s", s.out.Dir())
 	return nil
 }
 
@@ -144,8 +145,10 @@ type measurement func(run *fixtures.Run, env envinfo.Env) ([]results.Record, fun
 
 // measure runs a measuring command once its input is validated: it records
 // the environment, creates --out and a new run directory under --dir (removed
-// at the end unless --keep), runs m there, and writes what m returns.
-func measure(o *outputFlags, experiment string, m measurement) error {
+// at the end unless --keep), runs m there with a progress meter for p's
+// steps, and writes what m returns.
+func measure(o *outputFlags, experiment string, p plan, m measurement) error {
+	defer startMeter("durabench "+experiment, p).Done()
 	env, err := envinfo.Collect(o.dir)
 	if err != nil {
 		return err
@@ -163,6 +166,7 @@ func measure(o *outputFlags, experiment string, m measurement) error {
 	if err != nil {
 		return err
 	}
+	meter.Done() // the results follow on a clean line
 	if err := sink.emit(recs, report); err != nil {
 		return err
 	}
@@ -186,6 +190,3 @@ func reports(parts ...func(io.Writer) error) func(io.Writer) error {
 		return nil
 	}
 }
-
-// progress prints a progress line on standard error.
-func progress(line string) { fmt.Fprintf(os.Stderr, "  %s\n", line) }

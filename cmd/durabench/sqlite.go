@@ -1,9 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/durabench/durabench/drivers"
@@ -94,16 +92,20 @@ func runSQLite(args []string) error {
 		return err
 	}
 	for _, st := range cfg.Skipped {
-		fmt.Fprintf(os.Stderr, "durabench sqlite: not running %s: %s\n", st.Name, st.Reason)
+		status("durabench sqlite: not running %s: %s", st.Name, st.Reason)
 	}
 
-	return measure(&o, "sqlite", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
-		out, err := sqlitebench.Run(run, cfg, progress)
+	p := plan{cfg.Steps(), len(cfg.Engines) + cfg.Cases()}
+	if f.countSyscalls {
+		p = p.plus(plan{cfg.CountSteps(), cfg.CountSteps()})
+	}
+	return measure(&o, "sqlite", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+		out, err := sqlitebench.Run(run, cfg, progressLine)
 		if err != nil {
 			return nil, nil, err
 		}
 		if f.countSyscalls {
-			if out.Counts, err = sqlitebench.CountAll(cfg, sqliteCounter(run), progress); err != nil {
+			if out.Counts, err = sqlitebench.CountAll(cfg, sqliteCounter(run), progressLine); err != nil {
 				return nil, nil, err
 			}
 		}

@@ -93,14 +93,18 @@ func runSync(args []string) error {
 		}
 	}
 
-	return measure(&o, "sync", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
-		res, err := syncbench.Run(run, cfg, progress)
+	p := plan{cfg.Steps(), cfg.Steps() / cfg.Rounds}
+	if f.countSyscalls {
+		p = p.plus(plan{cfg.CountSteps(), cfg.CountSteps()})
+	}
+	return measure(&o, "sync", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+		res, err := syncbench.Run(run, cfg, progressLine)
 		if err != nil {
 			return nil, nil, err
 		}
 		var counts []syncbench.Count
 		if f.countSyscalls {
-			if counts, err = syncbench.CountAll(cfg, syncCounter(run), progress); err != nil {
+			if counts, err = syncbench.CountAll(cfg, syncCounter(run), progressLine); err != nil {
 				return nil, nil, err
 			}
 		}

@@ -109,14 +109,18 @@ func runWAL(args []string) error {
 		return asUsage(err)
 	}
 
-	return measure(&o, "wal", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
-		res, err := walbench.Run(run, cfg, progress)
+	p := plan{cfg.Steps(), cfg.Cases()}
+	if f.countSyscalls {
+		p = p.plus(plan{cfg.CountSteps(), cfg.CountSteps()})
+	}
+	return measure(&o, "wal", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+		res, err := walbench.Run(run, cfg, progressLine)
 		if err != nil {
 			return nil, nil, err
 		}
 		var counts []walbench.Count
 		if f.countSyscalls {
-			if counts, err = walbench.CountAll(cfg, walCounter(run), progress); err != nil {
+			if counts, err = walbench.CountAll(cfg, walCounter(run), progressLine); err != nil {
 				return nil, nil, err
 			}
 		}

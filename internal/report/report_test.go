@@ -22,6 +22,15 @@ func samples(n int, lo, hi int64) []int64 {
 	return out
 }
 
+// ps makes params from key, value pairs.
+func ps(kv ...string) results.Params {
+	var out results.Params
+	for i := 0; i+1 < len(kv); i += 2 {
+		out = append(out, results.Param{Key: kv[i], Value: kv[i+1]})
+	}
+	return out
+}
+
 func rec(exp string, params results.Params, ops float64, ns []int64) results.Record {
 	return results.Record{Experiment: exp, Params: params, Round: results.PooledRound, N: len(ns),
 		Stats: results.NewStats(ns, nil, nil), OpsPerSec: ops, Metrics: map[string]float64{},
@@ -29,18 +38,15 @@ func rec(exp string, params results.Params, ops float64, ns []int64) results.Rec
 }
 
 func syncRec(method string, ns []int64) results.Record {
-	return rec("sync", results.Params{{"workload", "overwrite"}, {"block_size", "4K"}, {"method", method},
-		{"sync_every", "1"}, {"order", "sequential"}, {"threads", "1"}}, 1000, ns)
+	return rec("sync", ps("workload", "overwrite", "block_size", "4K", "method", method, "sync_every", "1", "order", "sequential", "threads", "1"), 1000, ns)
 }
 
 func walRec(method, writers string, ops float64) results.Record {
-	return rec("wal", results.Params{{"layout", "initialized"}, {"block_size", "4K"}, {"io", "buffered"}, {"method", method},
-		{"writers", writers}, {"sync_every", "1"}}, ops, samples(100, 100_000, 2_000_000))
+	return rec("wal", ps("layout", "initialized", "block_size", "4K", "io", "buffered", "method", method, "writers", writers, "sync_every", "1"), ops, samples(100, 100_000, 2_000_000))
 }
 
 func sqliteRec(journal, sync string, ops float64) results.Record {
-	return rec("sqlite", results.Params{{"engine", "modernc"}, {"sqlite_version", "3.50.0"}, {"journal_mode", journal},
-		{"synchronous", sync}, {"fullfsync", "0"}, {"checkpoint_fullfsync", "0"}}, ops, samples(100, 50_000, 900_000))
+	return rec("sqlite", ps("engine", "modernc", "sqlite_version", "3.50.0", "journal_mode", journal, "synchronous", sync, "fullfsync", "0", "checkpoint_fullfsync", "0"), ops, samples(100, 50_000, 900_000))
 }
 
 // fixture is a run with every experiment: 2 sync methods (2 histograms and
@@ -56,7 +62,7 @@ func fixture() Input {
 	recs[len(recs)-1].Metrics["syncs_per_op.db"] = 1
 	recs[len(recs)-1].Metrics["syncs_per_op.journal"] = 2
 	for _, b := range []string{"0", "256M"} {
-		r := rec("neighbor", results.Params{{"mode", "backlog"}, {"variant", "clean"}, {"backlog", b}, {"method", "fsync"}}, 0, samples(9, 200_000, 400_000))
+		r := rec("neighbor", ps("mode", "backlog", "variant", "clean", "backlog", b, "method", "fsync"), 0, samples(9, 200_000, 400_000))
 		r.Histogram = nil
 		recs = append(recs, r)
 	}
