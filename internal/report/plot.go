@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -165,10 +166,12 @@ func formatUs(us float64) string {
 	return fmt.Sprintf("%g µs", us)
 }
 
-// series is one named line of a plot.
+// series is one named line of a plot; a dashed line shares the colour of
+// the solid one before it (p99 after p50 of the same method).
 type series struct {
-	name string
-	xys  plotter.XYs
+	name   string
+	xys    plotter.XYs
+	dashed bool
 }
 
 // cdfPoints returns the cumulative share of samples at or below each
@@ -193,12 +196,20 @@ func linesPlot(title, x, y string, ss []series, logX, marks bool) (*plot.Plot, e
 	grid := plotter.NewGrid()
 	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 200}, color.Gray{Y: 200}
 	p.Add(grid)
-	for i, s := range ss {
+	c := -1
+	for _, s := range ss {
+		if !s.dashed || c < 0 {
+			c++
+		}
 		l, pts, err := plotter.NewLinePoints(s.xys)
 		if err != nil {
 			return nil, fmt.Errorf("report: %s, %s: %w", title, s.name, err)
 		}
+		i := c
 		l.Color, pts.Color = colorOf(i), colorOf(i)
+		if s.dashed {
+			l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+		}
 		l.Width = vg.Points(1.5)
 		pts.Shape = plotutil.Shape(i)
 		if !marks {
@@ -211,9 +222,11 @@ func linesPlot(title, x, y string, ss []series, logX, marks bool) (*plot.Plot, e
 	}
 	if logX {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.X.Tick.Marker = logTicks{}
 	}
-	p.Legend.Top, p.Legend.Left = true, true
+	// Latency and rate curves rise to the right: the bottom right is
+	// where they leave room for the legend.
+	p.Legend.Top, p.Legend.Left = false, false
 	return p, nil
 }
 
@@ -293,4 +306,30 @@ func markKnee(p *plot.Plot, x, y float64, i int) error {
 	lbl.Offset = vg.Point{X: vg.Points(6), Y: vg.Points(-14)}
 	p.Add(pt, lbl)
 	return nil
+}
+
+// logTicks marks a log-scale axis at 1, 2 and 5 times each power of ten
+// within [min, max], labelled, with unlabelled minor ticks between.
+type logTicks struct{}
+
+// Ticks returns the ticks within [min, max].
+func (logTicks) Ticks(min, max float64) []plot.Tick {
+	if min <= 0 || max <= min {
+		return nil
+	}
+	var ts []plot.Tick
+	for p := math.Pow(10, math.Floor(math.Log10(min))); p <= max; p *= 10 {
+		for m := 1; m <= 9; m++ {
+			v := float64(m) * p
+			if v < min*(1-1e-9) || v > max*(1+1e-9) {
+				continue
+			}
+			label := ""
+			if m == 1 || m == 2 || m == 5 {
+				label = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+			ts = append(ts, plot.Tick{Value: v, Label: label})
+		}
+	}
+	return ts
 }

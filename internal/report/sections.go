@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
@@ -95,7 +96,7 @@ func syncSection(recs []results.Record) (*Section, error) {
 		cdf = append(cdf, series{name: m, xys: cdfPoints(r.Histogram, r.N)})
 	}
 	if len(cdf) > 0 {
-		p, err := linesPlot("CDF: "+caseName, "latency of one write + sync (ms, log scale)", "share of samples at or below", cdf, true, false)
+		p, err := linesPlot("CDF: "+caseName, "latency of one write + sync (ms, log scale)", "share of samples ≤ x", cdf, true, false)
 		if err != nil {
 			return nil, err
 		}
@@ -391,26 +392,29 @@ func neighborSection(recs []results.Record) (*Section, error) {
 		}
 		var ss []series
 		for _, m := range methods {
-			var xys plotter.XYs
+			var p50, p99 plotter.XYs
 			for _, r := range all {
 				if r.Params.Get("mode") == mode.mode && r.Params.Get("method") == m {
-					xys = append(xys, plotter.XY{X: float64(slices.Index(xs, r.Params.Get(mode.key))), Y: float64(r.Stats.Total.P50) / 1e6})
+					x := float64(slices.Index(xs, r.Params.Get(mode.key)))
+					p50 = append(p50, plotter.XY{X: x, Y: float64(max(r.Stats.Total.P50, 1)) / 1e6})
+					p99 = append(p99, plotter.XY{X: x, Y: float64(max(r.Stats.Total.P99, 1)) / 1e6})
 				}
 			}
-			ss = append(ss, series{name: m, xys: xys})
+			ss = append(ss, series{name: m + " p50", xys: p50}, series{name: m + " p99", xys: p99, dashed: true})
 		}
-		p, err := linesPlot("Probe sync (p50) against "+mode.x, mode.x, "probe write + sync, p50 (ms)", ss, false, true)
+		p, err := linesPlot("Probe write + sync against "+mode.x, mode.x, "write + sync (ms)", ss, false, true)
 		if err != nil {
 			return nil, err
 		}
 		p.NominalX(xs...)
-		p.Y.Min = 0
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = logTicks{}
 		svg, err := svgOf(p, plotHeight)
 		if err != nil {
 			return nil, err
 		}
 		s.Plots = append(s.Plots, Plot{Name: "neighbor-" + mode.mode, Title: "Neighbour interference: " + mode.mode, SVG: svg,
-			Caption: "The probe's median write + sync per cell; a flat line means the neighbour's data did not slow it."})
+			Caption: "The probe's median (solid) and p99 (dashed) write + sync per cell, on a log scale; a flat line means the neighbour's data did not slow it."})
 	}
 	s.Tables = append(s.Tables, t)
 	return s, nil
