@@ -31,13 +31,9 @@ var commands = []command{
 	{"env", "print the environment a run records: OS, file system, device, cache, VM", runEnv},
 	{"neighbor", "time a small sync while another process has unsynced data of its own", runNeighbor},
 	{"trace", "run a command and count its sync, fcntl and write calls, by file", runTrace},
+	{"crash", "simulate power cuts: which acknowledged commits survive, under which persistence model", runCrash},
 	{"version", "print the build: version, git revision, Go, cgo, SQLite engines", runVersion},
 	{"report", "write report.md and a self-contained report.html with plots from a results directory", runReport},
-
-	// Internal roles (no summary: not listed, not for users).
-	{"__count-sync", "", runCountSync},
-	{"__count-sqlite", "", runCountSQLite},
-	{"__count-wal", "", runCountWAL},
 }
 
 func main() {
@@ -52,7 +48,12 @@ const (
 	exitUsage   = 2
 )
 
+// dispatch runs a child role (see roles.go) or a public command, and
+// returns the exit status.
 func dispatch(args []string) int {
+	if code, ok := dispatchRole(args); ok {
+		return code
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		printOverview(os.Stdout)
 		if len(args) == 0 {
@@ -67,25 +68,35 @@ func dispatch(args []string) int {
 		if c.name != args[0] {
 			continue
 		}
-		err := c.run(args[1:])
-		switch {
-		case err == nil:
-			return exitOK
-		case errors.Is(err, pflag.ErrHelp):
-			return exitOK
-		case isUsageError(err):
-			fmt.Fprintf(os.Stderr, "durabench %s: %v\n", c.name, err)
-			fmt.Fprintf(os.Stderr, "Run 'durabench %s --help' for the flags and examples.\n", c.name)
-			return exitUsage
-		default:
-			fmt.Fprintf(os.Stderr, "durabench %s: %v\n", c.name, err)
-			return exitFailure
-		}
+		return exitStatus(c.name, c.run(args[1:]), true)
 	}
 	fmt.Fprintf(os.Stderr, "durabench: unknown command %q; commands: %s\n", args[0], strings.Join(commandNames(), ", "))
 	return exitUsage
 }
 
+// exitStatus reports err, if any, from the command or role name and returns
+// the exit status: 0 (also after --help), 2 for refused input (with a
+// pointer to the command's --help if helpHint), 1 for any other failure.
+func exitStatus(name string, err error, helpHint bool) int {
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, pflag.ErrHelp):
+		return exitOK
+	case isUsageError(err):
+		fmt.Fprintf(exitStatusOut, "durabench %s: %v\n", name, err)
+		if helpHint {
+			fmt.Fprintf(exitStatusOut, "Run 'durabench %s --help' for the flags and examples.\n", name)
+		}
+		return exitUsage
+	default:
+		fmt.Fprintf(exitStatusOut, "durabench %s: %v\n", name, err)
+		return exitFailure
+	}
+}
+
+// commandNames lists the public commands, as the unknown-command message
+// shows them.
 func commandNames() []string {
 	names := make([]string, len(commands))
 	for i, c := range commands {
@@ -101,9 +112,7 @@ func printOverview(w *os.File) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
 	for _, c := range commands {
-		if !c.hidden() {
-			fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
-		}
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'durabench COMMAND --help' for a command's flags and examples, 'durabench --version' for the build.")

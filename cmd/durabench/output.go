@@ -149,9 +149,15 @@ type measurement func(run *fixtures.Run, env envinfo.Env) ([]results.Record, fun
 
 // measure runs a measuring command once its input is validated: it records
 // the environment, creates --out and a new run directory under --dir (removed
-// at the end unless --keep), runs m there with a progress meter for p's
-// steps, and writes what m returns.
-func measure(o *outputFlags, experiment string, p plan, m measurement) error {
+// at the end unless --keep), runs m there, and writes what m returns. Its
+// progress meter does not know how many steps m takes: measureSteps does.
+func measure(o *outputFlags, experiment string, m measurement) error {
+	return measureSteps(o, experiment, plan{}, m)
+}
+
+// measureSteps is measure with a progress meter that knows m's steps: it
+// shows step i of p.steps with an ETA.
+func measureSteps(o *outputFlags, experiment string, p plan, m measurement) error {
 	defer startMeter("durabench "+experiment, p).Done()
 	env, err := envinfo.Collect(o.dir)
 	if err != nil {

@@ -6,14 +6,14 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/durabench/durabench/internal/progress"
+	progressmeter "github.com/durabench/durabench/internal/progress"
 )
 
 // quiet is --quiet: print only the result.
 var quiet bool
 
 // meter is the running command's progress meter, started by measure.
-var meter *progress.Meter
+var meter *progressmeter.Meter
 
 // plan is how many progress steps a measuring command takes, and how many
 // plain lines it may write for them (one per case, not per round).
@@ -24,21 +24,21 @@ func (p plan) plus(q plan) plan { return plan{p.steps + q.steps, p.lines + q.lin
 
 // startMeter starts the progress meter of a command: one rewritten line on
 // a terminal, at most p.lines plain lines elsewhere, nothing with --quiet.
-func startMeter(title string, p plan) *progress.Meter {
-	mode, width := progress.Plain, 0
+func startMeter(title string, p plan) *progressmeter.Meter {
+	mode, width := progressmeter.Plain, 0
 	switch fd := int(os.Stderr.Fd()); {
 	case quiet:
-		mode = progress.Quiet
+		mode = progressmeter.Quiet
 	case term.IsTerminal(fd):
-		mode = progress.Terminal
+		mode = progressmeter.Terminal
 		width, _, _ = term.GetSize(fd)
 	}
-	meter = progress.New(os.Stderr, mode, progress.Options{Title: title, Total: p.steps, Lines: p.lines, Width: width})
+	meter = progressmeter.New(os.Stderr, mode, progressmeter.Options{Title: title, Total: p.steps, Lines: p.lines, Width: width})
 	return meter
 }
 
-// progressLine is the runners' progress function: the next step begins.
-func progressLine(line string) {
+// progress is the runners' progress function: the next step begins.
+func progress(line string) {
 	if meter != nil {
 		meter.Step(line)
 	}

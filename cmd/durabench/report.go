@@ -22,7 +22,7 @@ a whole-millisecond grid, the methods' CDFs, the group-commit curve
 (commits/s and p99 against writers, its knee marked where the curve
 flattens inside the range tried), the SQLite matrix (commits/s per
 configuration, with syncs per commit and what each risks beside it) and the
-neighbour interference. report.md has the same tables, its plots in
+neighbor interference. report.md has the same tables, its plots in
 plots/*.svg. Nothing is ever overwritten.
 
 Every measuring command takes --report DIR to do the same at the end of

@@ -75,7 +75,7 @@ func runSuite(args []string) error {
 	for _, part := range suiteParts {
 		p = p.plus(part.plan())
 	}
-	return measure(&o, "suite", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	return measureSteps(&o, "suite", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		var recs []results.Record
 		var parts []func(io.Writer) error
 		for _, p := range suiteParts {
@@ -104,7 +104,7 @@ func runSuite(args []string) error {
 // and append.
 func quickSync(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 	cfg := quickSyncConfig()
-	res, err := syncbench.Run(run, cfg, progressLine)
+	res, err := syncbench.Run(run, cfg, progress)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -129,7 +129,7 @@ func quickWAL(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Wri
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, err
 	}
-	res, err := walbench.Run(run, cfg, progressLine)
+	res, err := walbench.Run(run, cfg, progress)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -159,7 +159,7 @@ func quickSQLite(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.
 	if err != nil {
 		return nil, nil, err
 	}
-	out, err := sqlitebench.Run(run, cfg, progressLine)
+	out, err := sqlitebench.Run(run, cfg, progress)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -2,7 +2,7 @@
 // report and one self-contained HTML page with SVG plots: latency
 // histograms per sync method on a whole-millisecond grid, their CDFs, the
 // group-commit curve with its knee, the SQLite matrix with what each
-// configuration risks, and the neighbour interference, under the
+// configuration risks, and the neighbor interference, under the
 // environment and its warnings.
 //
 // The HTML page needs no network when viewed: its plots are inline SVG,
@@ -125,7 +125,7 @@ const PartialNote = "partial: the run was interrupted; only cases that finished 
 // Build draws the plots and lays out the tables of in.
 func Build(in Input) (*Report, error) {
 	r := &Report{Input: in}
-	builders := []func([]results.Record) (*Section, error){syncSection, walSection, sqliteSection, neighborSection}
+	builders := []func([]results.Record) (*Section, error){syncSection, walSection, sqliteSection, neighborSection, otherSection}
 	for _, b := range builders {
 		s, err := b(in.Records)
 		if err != nil {
@@ -136,7 +136,7 @@ func Build(in Input) (*Report, error) {
 		}
 	}
 	if len(r.Sections) == 0 {
-		return nil, fmt.Errorf("report: %w: no sync, wal, sqlite or neighbor records", ErrNoRecords)
+		return nil, fmt.Errorf("report: %w", ErrNoRecords)
 	}
 	return r, nil
 }

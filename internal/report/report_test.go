@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,7 +52,7 @@ func sqliteRec(journal, sync string, ops float64) results.Record {
 
 // fixture is a run with every experiment: 2 sync methods (2 histograms and
 // a CDF), a group-commit curve (2 plots), one SQLite engine (1) and a
-// neighbour backlog (1): 7 plots.
+// neighbor backlog (1): 7 plots.
 func fixture() Input {
 	recs := []results.Record{
 		syncRec("none", samples(500, 1_000, 5_000)),
@@ -241,5 +242,23 @@ func TestLoadReadsAnOutDirectory(t *testing.T) {
 	}
 	if _, err := Load(t.TempDir()); err == nil || !strings.Contains(err.Error(), "results directory") {
 		t.Errorf("Load of an empty directory = %v, want an error saying what to give", err)
+	}
+}
+
+func TestOtherExperimentsAreTabulated(t *testing.T) {
+	in := fixture()
+	in.Records = []results.Record{{Experiment: "crash-wal", Params: ps("model", "linux-ext4"), Round: results.PooledRound, N: 100, Notes: []string{"100 states, all recovered"}}}
+	r, err := Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Plots() != 0 || len(r.Sections) != 1 || len(r.Sections[0].Tables[0].Rows) != 1 {
+		t.Fatalf("sections %+v, want one table of the crash record and no plot", r.Sections)
+	}
+	if row := strings.Join(r.Sections[0].Tables[0].Rows[0], " | "); !strings.Contains(row, "crash-wal | model=linux-ext4 | pooled | 100") {
+		t.Errorf("row %q", row)
+	}
+	if _, err := Build(Input{Env: in.Env}); !errors.Is(err, ErrNoRecords) {
+		t.Errorf("Build of no records = %v, want ErrNoRecords", err)
 	}
 }

@@ -357,18 +357,18 @@ func sqliteSection(recs []results.Record) (*Section, error) {
 	return s, nil
 }
 
-// neighborSection draws the probe's sync latency against the neighbour's
+// neighborSection draws the probe's sync latency against the neighbor's
 // backlog or rate, a line per method.
 func neighborSection(recs []results.Record) (*Section, error) {
 	all := pooled(recs, "neighbor")
 	if len(all) == 0 {
 		return nil, nil
 	}
-	s := &Section{Title: "Interference from a neighbour (durabench neighbor)",
+	s := &Section{Title: "Interference from a neighbor (durabench neighbor)",
 		Intro: "The probe times a 4 KiB write + sync of its own file while another process holds unsynced data (backlog) or writes steadily (stream) " +
-			"in another directory of the same file system. A sync that waits for the neighbour's data shows here as a line rising with the backlog or rate."}
-	t := Table{Title: "Every cell, pooled", Header: []string{"mode", "variant", "backlog or rate", "method", "probe p50", "probe p99", "neighbour's own sync (p50)"}}
-	for _, mode := range []struct{ mode, key, x string }{{"backlog", "backlog", "the neighbour's unsynced bytes"}, {"stream", "rate", "the neighbour's write rate (bytes/s)"}} {
+			"in another directory of the same file system. A sync that waits for the neighbor's data shows here as a line rising with the backlog or rate."}
+	t := Table{Title: "Every cell, pooled", Header: []string{"mode", "variant", "backlog or rate", "method", "probe p50", "probe p99", "neighbor's own sync (p50)"}}
+	for _, mode := range []struct{ mode, key, x string }{{"backlog", "backlog", "the neighbor's unsynced bytes"}, {"stream", "rate", "the neighbor's write rate (bytes/s)"}} {
 		var xs, methods []string
 		for _, r := range all {
 			if r.Params.Get("mode") != mode.mode {
@@ -413,9 +413,34 @@ func neighborSection(recs []results.Record) (*Section, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.Plots = append(s.Plots, Plot{Name: "neighbor-" + mode.mode, Title: "Neighbour interference: " + mode.mode, SVG: svg,
-			Caption: "The probe's median (solid) and p99 (dashed) write + sync per cell, on a log scale; a flat line means the neighbour's data did not slow it."})
+		s.Plots = append(s.Plots, Plot{Name: "neighbor-" + mode.mode, Title: "Neighbor interference: " + mode.mode, SVG: svg,
+			Caption: "The probe's median (solid) and p99 (dashed) write + sync per cell, on a log scale; a flat line means the neighbor's data did not slow it."})
 	}
 	s.Tables = append(s.Tables, t)
 	return s, nil
+}
+
+// plotted are the experiments with sections of their own.
+var plotted = []string{"sync", "wal", "sqlite", "neighbor"}
+
+// otherSection tabulates the records of experiments the report has no
+// plots for (the crash simulations, for one), so that nothing measured is
+// left out.
+func otherSection(recs []results.Record) (*Section, error) {
+	t := Table{Header: []string{"experiment", "case", "round", "n", "p50", "p99", "ops/s", "notes"}}
+	for _, r := range recs {
+		if slices.Contains(plotted, r.Experiment) {
+			continue
+		}
+		var kv []string
+		for _, p := range r.Params {
+			kv = append(kv, p.Key+"="+p.Value)
+		}
+		t.Rows = append(t.Rows, []string{r.Experiment, strings.Join(kv, " "), r.Round.String(), strconv.Itoa(r.N),
+			ms(r.Stats.Total.P50), ms(r.Stats.Total.P99), rate(r.OpsPerSec), strings.Join(r.Notes, "; ")})
+	}
+	if len(t.Rows) == 0 {
+		return nil, nil
+	}
+	return &Section{Title: "Other results", Intro: "Experiments the report draws no plots for, as recorded.", Tables: []Table{t}}, nil
 }
