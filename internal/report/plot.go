@@ -44,7 +44,23 @@ func newPlot(title, x, y string) *plot.Plot {
 		t.Font.Typeface, t.Font.Variant = sans.Typeface, sans.Variant
 	}
 	p.Title.TextStyle.Font.Size = vg.Points(12)
+	p.X.Tick.Marker, p.Y.Tick.Marker = plainTicks{}, plainTicks{}
 	return p
+}
+
+// plainTicks are gonum's default ticks labelled with as few digits as each
+// value needs ("25", "0.5"), not a fixed precision ("25.00").
+type plainTicks struct{}
+
+// Ticks returns the default ticks of [min, max], relabelled.
+func (plainTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 6, 64)
+		}
+	}
+	return ts
 }
 
 // svgOf renders p as SVG of the given height, without the XML prolog, so
