@@ -48,3 +48,8 @@ func TestCommandChecker(t *testing.T) {
 		t.Errorf("status 3: %+v; want the check to fail", v)
 	}
 }
+
+func readFile(p string) (string, error) {
+	b, err := os.ReadFile(p)
+	return string(b), err
+}

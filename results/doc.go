@@ -15,7 +15,7 @@
 //	schema_version  number   SchemaVersion (1): grows when a key changes meaning
 //	                      or disappears; new optional keys keep it. Lines
 //	                      without it predate it and read as version 1.
-//	experiment   string   "sync", "wal", "sqlite", "neighbor", ...
+//	experiment   string   "sync", "wal", "sqlite", "neighbor", "crash", ...
 //	params       object   the case, string values, in the order the experiment
 //	                      gives them (workload, block_size, method, ...)
 //	round        number   1, 2, ... for one round, or the string "pooled" for

@@ -15,6 +15,7 @@ import (
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
 	"github.com/durabench/durabench/results"
+	"github.com/durabench/durabench/wal"
 	"github.com/durabench/durabench/walbench"
 	"github.com/spf13/pflag"
 )
@@ -76,8 +77,8 @@ Subcommands:`)
 	}
 	fmt.Fprintln(w, `
 Examples:
-  durabench crash wal --layouts append --methods fdatasync --states 1000
-  durabench crash run --check ./check.sh -- ./myapp --data .
+  durabench crash wal --dir /tmp --layouts append --methods fdatasync --states 1000
+  durabench crash run --dir /tmp --check ./check.sh -- ./myapp --data {root}
   durabench crash models
 
 Run 'durabench crash SUBCOMMAND --help' for its flags and examples; docs/commands/crash.md explains the models and the verdicts.`)
@@ -191,7 +192,8 @@ func runCrashWAL(args []string) error {
 		return err
 	}
 	return measure(&o, "crash-wal", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
-		res, err := walcrash.Explore(cases, walOptions(run.Dir, x.seed, x.states, torn))
+		b := crash.Batch{Dir: run.Dir, Seed: x.seed, States: x.states, Torn: torn, Record: recordLog, Progress: progress}
+		res, err := b.Explore(walcrash.Workloads(cases, walCrashCommand))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -199,20 +201,36 @@ func runCrashWAL(args []string) error {
 	})
 }
 
-// walOptions are the walcrash options that record through a child
-// durabench running the hidden __crash-wal role.
-func walOptions(dir string, seed uint64, states int, torn crash.TornMode) walcrash.Options {
-	return walcrash.Options{
-		Dir: dir, Seed: seed, States: states, Torn: torn,
-		Command: func(root string, cfg walcrash.Config) *exec.Cmd {
-			b, _ := json.Marshal(cfg) // a Config always marshals
-			cmd := exec.Command(selfPath(), "__crash-wal", "--root", root, "--config", string(b))
-			cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-			return cmd
-		},
-		Record:   recordLog,
-		Progress: progress,
+// quickCrash is the suite's crash section: the log writer, buffered, in
+// append segments, with fdatasync (and full, under macos), 300 states per
+// model. Where nothing can record (not Linux), it says so and adds nothing.
+func quickCrash(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	if err := checkRecording(); err != nil {
+		return nil, func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "skipped: %v\n", err)
+			return err
+		}, nil
 	}
+	models := []crash.Model{crash.LinuxExt4(), crash.PosixStrict(), crash.MacOS(crash.Mapping{})}
+	cases, err := walcrash.Plan([]fixtures.State{fixtures.Append}, []wal.IOMode{wal.Buffered}, []string{"fdatasync", "full"}, models, walcrash.DefaultRecords)
+	if err != nil {
+		return nil, nil, err
+	}
+	b := crash.Batch{Dir: run.Dir, Seed: 1, States: 300, Record: recordLog}
+	res, err := b.Explore(walcrash.Workloads(cases, walCrashCommand))
+	if err != nil {
+		return nil, nil, err
+	}
+	return crash.Records(res, env.ID), func(w io.Writer) error { return crash.Report(w, res) }, nil
+}
+
+// walCrashCommand is the child durabench that runs the log writer's crash
+// workload in root (the hidden __crash-wal role).
+func walCrashCommand(root string, cfg walcrash.Config) *exec.Cmd {
+	b, _ := json.Marshal(cfg) // a Config always marshals
+	cmd := exec.Command(selfPath(), "__crash-wal", "--root", root, "--config", string(b))
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	return cmd
 }
 
 // selfPath is this executable, to run as a child.
@@ -281,7 +299,8 @@ func runCrashShow(args []string) error {
 		return err
 	}
 	defer run.Close()
-	log, err := walcrash.Record(cfg, 0, walOptions(run.Dir, id.Seed, 0, id.Torn))
+	b := crash.Batch{Dir: run.Dir, Record: recordLog}
+	log, err := b.RecordOne(walcrash.AsWorkload(cfg, nil, walCrashCommand), 0)
 	if err != nil {
 		return err
 	}
@@ -351,7 +370,3 @@ func runCrashModels(args []string) error {
 
 // errNoAcks is returned when a recorded program marked no acknowledgement.
 var errNoAcks = errors.New("the program marked no acknowledgement, so no state can lose one: mark each commit by writing \"durabench-trace: ack N\\n\" to file descriptor -1 after it returns (trace.MarkAck in Go)")
-
-func init() {
-	registerRole("__crash-wal", roleRun("__crash-wal", runCrashWALChild))
-}

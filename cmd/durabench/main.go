@@ -33,6 +33,7 @@ var commands = []command{
 	{"trace", "run a command and count its sync, fcntl and write calls, by file", runTrace},
 	{"crash", "simulate power cuts: which acknowledged commits survive, under which persistence model", runCrash},
 	{"version", "print the build: version, git revision, Go, cgo, SQLite engines", runVersion},
+	{"verify", "check durabench itself on the disk under --dir: counts, read-back, tracer, flushes", runVerify},
 	{"report", "write report.md and a self-contained report.html with plots from a results directory", runReport},
 }
 
@@ -84,13 +85,13 @@ func exitStatus(name string, err error, helpHint bool) int {
 	case errors.Is(err, pflag.ErrHelp):
 		return exitOK
 	case isUsageError(err):
-		fmt.Fprintf(exitStatusOut, "durabench %s: %v\n", name, err)
+		fmt.Fprintf(os.Stderr, "durabench %s: %v\n", name, err)
 		if helpHint {
-			fmt.Fprintf(exitStatusOut, "Run 'durabench %s --help' for the flags and examples.\n", name)
+			fmt.Fprintf(os.Stderr, "Run 'durabench %s --help' for the flags and examples.\n", name)
 		}
 		return exitUsage
 	default:
-		fmt.Fprintf(exitStatusOut, "durabench %s: %v\n", name, err)
+		fmt.Fprintf(os.Stderr, "durabench %s: %v\n", name, err)
 		return exitFailure
 	}
 }

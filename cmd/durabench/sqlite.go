@@ -79,20 +79,15 @@ func runSQLite(args []string) error {
 	fs.IntVar(&f.rowBytes, "row-bytes", 100, "bytes of each row's blob")
 	fs.StringVar(&f.sqliteLib, "sqlite-lib", "", "libsqlite3 for the system engine (default: the platform's own)")
 	fs.BoolVar(&f.countSyscalls, "count-syscalls", false, "after timing, run each case again, traced (ptrace on Linux, the interposer on macOS), and count its sync calls per commit by kind and by file, and the device's flushes")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseOptions(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("unexpected arguments %q", fs.Args())
 	}
 	cfg, err := f.config(fs)
 	if err != nil {
 		return err
 	}
-	if f.countSyscalls {
-		if err := checkCounting(); err != nil {
-			return err
-		}
+	if err := checkCounting(f.countSyscalls); err != nil {
+		return err
 	}
 	if err := o.validate(); err != nil {
 		return err
@@ -115,7 +110,7 @@ func runSQLite(args []string) error {
 			return nil, nil, err
 		}
 		if f.countSyscalls {
-			if out.Counts, err = sqlitebench.CountAll(cfg, sqliteCounter(run), progress); err != nil {
+			if out.Counts, err = sqlitebench.CountAll(cfg, counter[sqlitebench.Config](run, countSQLiteRole), progress); err != nil {
 				return nil, nil, err
 			}
 		}

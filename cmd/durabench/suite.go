@@ -20,8 +20,9 @@ const suiteSynopsis = `suite [--dir DIR] [--out DIR]
 A quick tour of the disk under --dir (default: the current directory) in
 seconds: the environment; every sync method this OS has for 4 KiB and
 64 KiB overwrites and appends; a write-ahead log with 1, 8 and 64 writers
-sharing syncs; and SQLite commits for every engine this build has, in DELETE
-and WAL mode at synchronous NORMAL and FULL. Each part is a short run of the
+sharing syncs; SQLite commits for every engine this build has, in DELETE
+and WAL mode at synchronous NORMAL and FULL; and simulated power cuts of the
+log (Linux: recorded with ptrace). Each part is a short run of the
 corresponding command; run those for figures worth quoting (more rounds and
 more commits).`
 
@@ -53,6 +54,7 @@ var suiteParts = []suitePart{
 		}
 		return plan{cfg.Steps(), len(cfg.Engines) + cfg.Cases()}
 	}},
+	{"Simulated power cuts of the log (durabench crash wal)", "crash", quickCrash, func() plan { return plan{} }},
 }
 
 func runSuite(args []string) error {
@@ -61,11 +63,8 @@ func runSuite(args []string) error {
 	addOutputFlags(fs, &o)
 	fs.Lookup("dir").DefValue = "."
 	o.dir = "."
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseOptions(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("unexpected arguments %q", fs.Args())
 	}
 	if err := o.validate(); err != nil {
 		return err

@@ -123,7 +123,7 @@ func (m *Meter) tick(every time.Duration) {
 func (m *Meter) Phase(name string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.phase = name
+	m.phase, m.label = name, ""
 	if m.mode == Plain && !m.stopped {
 		fmt.Fprintf(m.w, "%s: %s\n", m.title, name)
 	}
