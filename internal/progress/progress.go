@@ -207,7 +207,10 @@ func (m *Meter) text() string {
 	if m.phase != "" {
 		s += " " + m.phase + ":"
 	}
-	s += " " + m.label + " · " + clock(elapsed) + " elapsed · ETA " + m.eta(elapsed)
+	if m.label != "" {
+		s += " " + m.label
+	}
+	s += " · " + clock(elapsed) + " elapsed · ETA " + m.eta(elapsed)
 	return s
 }
 
