@@ -70,8 +70,9 @@ type Result struct {
 	Notes   []string
 	Version string // the engine's SQLite version
 	Rounds  []Round
-	Total   measure.Stats // pooled over the rounds
-	Wall    int64         // sum of the rounds' walls
+	Total   measure.Stats        // pooled over the rounds
+	Latency measure.Distribution // the pooled commits' shape, kept for plots
+	Wall    int64                // sum of the rounds' walls
 	// AllocsPerCommit is over all rounds' timed commits.
 	AllocsPerCommit float64
 }
@@ -284,7 +285,7 @@ func (a *accumulator) noteChanges(round int, set, before, after drivers.Settings
 }
 
 func (a *accumulator) result() Result {
-	r := Result{Case: a.c, Rounds: a.rounds, Total: measure.Summarize(a.samples.Total)}
+	r := Result{Case: a.c, Rounds: a.rounds, Total: measure.Summarize(a.samples.Total), Latency: measure.Distribute(a.samples.Total)}
 	if len(a.rounds) > 0 {
 		r.Effective = a.rounds[0].Effective
 	}

@@ -52,8 +52,9 @@ type Result struct {
 	Bytes              int64
 	Staircase          measure.Staircase
 	Histogram          measure.Histogram
-	Verified           int   // writes whose stamps were read back, over all rounds
-	FileSize           int64 // size of the last round's file(s) after the run
+	Latency            measure.Distribution // the pooled samples' shape, kept for plots
+	Verified           int                  // writes whose stamps were read back, over all rounds
+	FileSize           int64                // size of the last round's file(s) after the run
 }
 
 // OpsPerSec is samples per second of wall time, over all threads.
@@ -148,6 +149,7 @@ func (a *accumulator) result(cfg Config) Result {
 		Verified:  a.verified,
 		FileSize:  a.size,
 		Histogram: measure.NewHistogram(all),
+		Latency:   measure.Distribute(all),
 	}
 	if cfg.Staircase {
 		r.Staircase = measure.StaircaseOf(all, measure.DefaultTolerance)

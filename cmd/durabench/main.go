@@ -34,6 +34,7 @@ var commands = []command{
 	{"crash", "simulate power cuts: which acknowledged commits survive, under which persistence model", runCrash},
 	{"version", "print the build: version, git revision, Go, cgo, SQLite engines", runVersion},
 	{"verify", "check durabench itself on the disk under --dir: counts, read-back, tracer, flushes", runVerify},
+	{"report", "write report.md and a self-contained report.html with plots from a results directory", runReport},
 }
 
 func main() {

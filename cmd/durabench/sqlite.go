@@ -1,9 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/durabench/durabench/drivers"
@@ -99,10 +97,14 @@ func runSQLite(args []string) error {
 		if st.Name == "system" {
 			hint = " (--sqlite-lib PATH names the libsqlite3 to load)"
 		}
-		fmt.Fprintf(os.Stderr, "durabench sqlite: not running %s: %s%s\n", st.Name, st.Reason, hint)
+		status("durabench sqlite: not running %s: %s%s", st.Name, st.Reason, hint)
 	}
 
-	return measure(&o, "sqlite", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	p := plan{cfg.Steps(), len(cfg.Engines) + cfg.Cases()}
+	if f.countSyscalls {
+		p = p.plus(plan{cfg.CountSteps(), cfg.CountSteps()})
+	}
+	return measureSteps(&o, "sqlite", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		out, err := sqlitebench.Run(run, cfg, progress)
 		if err != nil {
 			return nil, nil, err
