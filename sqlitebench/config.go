@@ -42,6 +42,12 @@ type Config struct {
 	CheckpointFullFsync []string // from CheckpointFullFsyncs
 
 	Commits       int // measured commits per case and round
+	// WALCommits are the measured commits per round of the cases asked
+	// for journal_mode=wal; 0 means Commits. A WAL checkpoint (and at
+	// synchronous=normal the only sync) comes once the WAL holds
+	// wal_autocheckpoint pages, 1,000 by default, about one page per small
+	// commit: WAL rounds need more commits than the others to hold one.
+	WALCommits int
 	Warmup        int // unmeasured commits before them, on the same connection
 	Rounds        int // fresh database per case and round; percentiles pool the rounds
 	RowsPerCommit int // inserts per transaction
@@ -92,6 +98,8 @@ func (c Config) Validate() error {
 	switch {
 	case c.Commits < 1:
 		return bad("--commits %d: need at least one measured commit", c.Commits)
+	case c.WALCommits < 0:
+		return bad("--wal-commits %d: must be 0 (as --commits) or more", c.WALCommits)
 	case c.Warmup < 0:
 		return bad("--warmup %d: must be 0 or more", c.Warmup)
 	case c.Rounds < 1:
@@ -157,4 +165,14 @@ func parseList(flag, csv string, valid []string, normalize func(string) string) 
 		return nil, fmt.Errorf("sqlitebench: %w: %s: nothing given: use one or more of %s", ErrConfig, flag, strings.Join(valid, ", "))
 	}
 	return out, nil
+}
+
+// CommitsFor returns the measured commits per round of case cs:
+// WALCommits for a case asked for journal_mode=wal (when set), Commits
+// otherwise.
+func (c Config) CommitsFor(cs Case) int {
+	if cs.Asked.JournalMode == "wal" && c.WALCommits > 0 {
+		return c.WALCommits
+	}
+	return c.Commits
 }

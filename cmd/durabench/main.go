@@ -31,6 +31,8 @@ var commands = []command{
 	{"env", "print the environment a run records: OS, file system, device, cache, VM", runEnv},
 	{"neighbor", "time a small sync while another process has unsynced data of its own", runNeighbor},
 	{"trace", "run a command and count its sync, fcntl and write calls, by file", runTrace},
+	{"advise", "from saved results: the SQLite pragmas or the group commit that meet your target", runAdvise},
+	{"compare", "put runs (or machines) side by side: ratios per case and whether they are significant", runCompare},
 
 	// Internal roles (no summary: not listed, not for users).
 	{"__count-sync", "", runCountSync},

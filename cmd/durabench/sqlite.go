@@ -54,7 +54,7 @@ const sqliteExamples = `  # Every engine, journal mode, synchronous level and fu
 // sqliteFlags are durabench sqlite's own flags, as given.
 type sqliteFlags struct {
 	engines, journalModes, synchronous, fullfsync, checkpointFullFsync, sqliteLib string
-	commits, warmup, rounds, rowsPerCommit, rowBytes                              int
+	commits, walCommits, warmup, rounds, rowsPerCommit, rowBytes                  int
 	countSyscalls                                                                 bool
 }
 
@@ -68,7 +68,8 @@ func runSQLite(args []string) error {
 	fs.StringVar(&f.synchronous, "synchronous", strings.Join(sqlitebench.SynchronousLevels, ","), "synchronous levels")
 	fs.StringVar(&f.fullfsync, "fullfsync", "0,1", "fullfsync values (F_FULLFSYNC on macOS; changes nothing elsewhere)")
 	fs.StringVar(&f.checkpointFullFsync, "checkpoint-fullfsync", sqlitebench.CheckpointDefault, "checkpoint_fullfsync values: default (left as the engine has it), 0, 1")
-	fs.IntVar(&f.commits, "commits", 500, "measured commits per case and round")
+	fs.IntVar(&f.commits, "commits", 500, "measured commits per case and round (WAL cases: --wal-commits)")
+	fs.IntVar(&f.walCommits, "wal-commits", 3000, "measured commits per round in WAL mode, enough to hold WAL checkpoints (every 1,000 pages by default, the only syncs at synchronous=normal); 0 for --commits")
 	fs.IntVar(&f.warmup, "warmup", 50, "unmeasured commits before them, on the same connection")
 	fs.IntVar(&f.rounds, "rounds", 3, "rounds; each runs every case on a fresh database, and percentiles pool them")
 	fs.IntVar(&f.rowsPerCommit, "rows-per-commit", 1, "inserts per transaction")
@@ -114,7 +115,7 @@ func runSQLite(args []string) error {
 // config turns the flags into a validated sqlitebench.Config, with the
 // engines this build and machine can run; every error is refused input.
 func (f sqliteFlags) config() (sqlitebench.Config, error) {
-	cfg := sqlitebench.Config{SystemLib: f.sqliteLib, Commits: f.commits, Warmup: f.warmup, Rounds: f.rounds,
+	cfg := sqlitebench.Config{SystemLib: f.sqliteLib, Commits: f.commits, WALCommits: f.walCommits, Warmup: f.warmup, Rounds: f.rounds,
 		RowsPerCommit: f.rowsPerCommit, RowBytes: f.rowBytes}
 	var asked []string
 	var err error

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
@@ -30,15 +33,15 @@ const suiteExamples = `  durabench suite                      # the current dire
 
 // suitePart is one section of the quick suite: a title and its measurement.
 type suitePart struct {
-	title string
-	run   measurement
+	name, title string
+	run         measurement
 }
 
 // suiteParts is the quick suite, in order.
 var suiteParts = []suitePart{
-	{"Sync methods (durabench sync)", quickSync},
-	{"Write-ahead log and group commit (durabench wal)", quickWAL},
-	{"SQLite commits (durabench sqlite)", quickSQLite},
+	{"sync", "Sync methods (durabench sync)", quickSync},
+	{"wal", "Write-ahead log and group commit (durabench wal)", quickWAL},
+	{"sqlite", "SQLite commits (durabench sqlite)", quickSQLite},
 }
 
 func runSuite(args []string) error {
@@ -59,12 +62,16 @@ func runSuite(args []string) error {
 	return measure(&o, "suite", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		var recs []results.Record
 		var parts []func(io.Writer) error
+		var took []string
+		start := time.Now()
 		for _, p := range suiteParts {
 			fmt.Fprintf(os.Stderr, "durabench suite: %s\n", p.title)
+			t0 := time.Now()
 			r, report, err := p.run(run, env)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: %w", p.title, err)
 			}
+			took = append(took, fmt.Sprintf("%s %s", p.name, seconds(time.Since(t0))))
 			recs = append(recs, r...)
 			title := p.title
 			parts = append(parts, func(w io.Writer) error {
@@ -72,8 +79,21 @@ func runSuite(args []string) error {
 				return report(w)
 			})
 		}
+		total := seconds(time.Since(start))
+		parts = append(parts, func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "The suite took %s (%s).\n", total, strings.Join(took, ", "))
+			return err
+		})
 		return recs, reports(parts...), nil
 	})
+}
+
+// seconds formats a duration in whole seconds, or tenths below ten: "42 s", "3.4 s".
+func seconds(d time.Duration) string {
+	if s := d.Seconds(); s < 9.95 {
+		return strconv.FormatFloat(s, 'f', 1, 64) + " s"
+	}
+	return strconv.FormatFloat(d.Seconds(), 'f', 0, 64) + " s"
 }
 
 // quickSync is a short durabench sync: every method, 4K and 64K, overwrite
@@ -131,7 +151,7 @@ func quickSQLite(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.
 		Synchronous:         []string{"normal", "full"},
 		FullFsync:           []string{"0"},
 		CheckpointFullFsync: []string{sqlitebench.CheckpointDefault},
-		Commits:             300, Warmup: 30, Rounds: 1, RowsPerCommit: 1, RowBytes: 100,
+		Commits:             300, WALCommits: 1200, Warmup: 30, Rounds: 1, RowsPerCommit: 1, RowBytes: 100,
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, err

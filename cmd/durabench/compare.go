@@ -1,0 +1,3 @@
+package main
+
+func runCompare(args []string) error { return usageErrorf("not yet") }

@@ -1,0 +1,397 @@
+package advise
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/durabench/durabench/results"
+)
+
+// Measured is one measured SQLite configuration: a pooled `sqlite` record
+// read back.
+type Measured struct {
+	Config
+	// Checkpoint is checkpoint_fullfsync when the run set it, "" when it
+	// was left as the engine has it.
+	Checkpoint    string
+	CommitsPerSec float64
+	P99           int64
+	Rounds        int // per-round records of the case
+	Commits       int // timed commits over all rounds
+	// AsAsked is false when SQLite did not take a pragma as asked; the
+	// figures then stand under the settings it reported (Config).
+	AsAsked bool
+}
+
+// Name is the configuration in the words of the tables: "WAL + FULL",
+// with fullfsync and checkpoint_fullfsync where they matter.
+func (m Measured) Name() string {
+	s := upper(m.JournalMode) + " + " + upper(m.Synchronous)
+	if m.OS == "darwin" || m.FullFsync == "1" {
+		s += ", fullfsync=" + m.FullFsync
+	}
+	if m.Checkpoint != "" {
+		s += ", checkpoint_fullfsync=" + m.Checkpoint
+	}
+	return s
+}
+
+// SQLiteCases reads the measured configurations of recs (pooled `sqlite`
+// records) for a run on goos, in record order.
+func SQLiteCases(recs []results.Record, goos string) []Measured {
+	rounds := map[string]int{}
+	for _, rec := range recs {
+		if rec.Experiment == "sqlite" && rec.Round != results.PooledRound {
+			rounds[caseKey(rec)]++
+		}
+	}
+	var out []Measured
+	for _, rec := range recs {
+		if rec.Experiment != "sqlite" || rec.Round != results.PooledRound {
+			continue
+		}
+		p := rec.Params
+		m := Measured{
+			Config: Config{Engine: p.Get("engine"), JournalMode: p.Get("journal_mode"), Synchronous: p.Get("synchronous"),
+				FullFsync: p.Get("fullfsync"), OS: goos},
+			CommitsPerSec: rec.OpsPerSec,
+			P99:           rec.Stats.Total.P99,
+			Rounds:        max(rounds[caseKey(rec)], 1),
+			Commits:       rec.N,
+			AsAsked:       true,
+		}
+		if p.Get("asked_checkpoint_fullfsync") == "" {
+			m.Checkpoint = p.Get("checkpoint_fullfsync")
+		}
+		for _, kv := range p {
+			if strings.HasPrefix(kv.Key, "asked_") && !(kv.Key == "asked_checkpoint_fullfsync" && kv.Value == "default") {
+				m.AsAsked = false
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// caseKey identifies a record's case.
+func caseKey(rec results.Record) string {
+	var b strings.Builder
+	b.WriteString(rec.Experiment)
+	for _, p := range rec.Params {
+		b.WriteString("\x00" + p.Key + "=" + p.Value)
+	}
+	return b.String()
+}
+
+// PragmaQuestion is what `durabench advise pragmas` asks.
+type PragmaQuestion struct {
+	Failure    Failure
+	Engine     string  // "" for every engine measured
+	MinCommits float64 // 0 for no floor
+}
+
+// PragmaInput is what the advice is computed from.
+type PragmaInput struct {
+	// Records hold the `sqlite` records, and any `crash` records.
+	Records []results.Record
+	// OS and FS are the measured machine's (env.json); OS "" is unknown.
+	OS, FS string
+	// EnvWarnings are the run's environment warnings (a VM, tmpfs, ...).
+	EnvWarnings []string
+	// From names where the records came from, for the sources.
+	From string
+}
+
+// Option is a measured configuration with its assessment.
+type Option struct {
+	Measured
+	Assessment
+}
+
+// PragmaAdvice is the answer: the fastest configuration that keeps the
+// promise (if any), the others with what each risks, and how to set it.
+type PragmaAdvice struct {
+	Question PragmaQuestion
+	OS       string
+	From     string
+	// Pick is the fastest option that keeps the promise and reaches
+	// MinCommits; Best is the fastest that keeps it at all. Either may be
+	// nil.
+	Pick, Best *Option
+	// PerEngine is the fastest keeping option of each engine, in engine
+	// order, when several engines were measured.
+	PerEngine []Option
+	// Faster are the options faster than the pick (or than the best), of
+	// its engine: what speed costs. Slower are the other keeping options
+	// of that engine.
+	Faster, Slower []Option
+	// Engines are the engines measured, in record order.
+	Engines []string
+	// Notes are remarks on the OS, the engines, the environment and the
+	// figures, each a sentence.
+	Notes []string
+	// Sources are the distinct sources of the rows behind every option
+	// shown, numbered from 1 in this order.
+	Sources []string
+
+	rows []Row
+}
+
+// Pragmas answers q from in.
+func Pragmas(in PragmaInput, q PragmaQuestion) (PragmaAdvice, error) {
+	goos := in.OS
+	a := PragmaAdvice{Question: q, OS: goos, From: in.From}
+	cases := SQLiteCases(in.Records, goos)
+	if len(cases) == 0 {
+		return a, errorf("no sqlite results in %s: run durabench sqlite (or suite) with --out, or let advise measure", in.From)
+	}
+	for _, c := range cases {
+		if !slices.Contains(a.Engines, c.Engine) {
+			a.Engines = append(a.Engines, c.Engine)
+		}
+	}
+	if q.Engine != "" && !slices.Contains(a.Engines, q.Engine) {
+		return a, errorf("engine %q has no sqlite results in %s; it has %s", q.Engine, in.From, strings.Join(a.Engines, ", "))
+	}
+	a.rows = append(slices.Clone(Promises), CrashRows(in.Records, goos, in.FS, in.From)...)
+	var opts []Option
+	for _, c := range cases {
+		if q.Engine != "" && c.Engine != q.Engine {
+			continue
+		}
+		if goos != "darwin" && c.FullFsync == "1" && hasTwin(cases, c) {
+			continue // fullfsync changes no call here: its twin at 0 stands for both
+		}
+		opts = append(opts, Option{c, Assess(a.rows, c.Config, q.Failure)})
+	}
+	slices.SortStableFunc(opts, func(x, y Option) int { return cmp.Compare(y.CommitsPerSec, x.CommitsPerSec) })
+
+	for i := range opts {
+		o := &opts[i]
+		if !o.Keeps() {
+			continue
+		}
+		if a.Best == nil {
+			a.Best = o
+		}
+		if a.Pick == nil && o.CommitsPerSec >= q.MinCommits {
+			a.Pick = o
+		}
+	}
+	if q.Engine == "" && len(a.Engines) > 1 {
+		for _, e := range a.Engines {
+			for _, o := range opts {
+				if o.Engine == e && o.Keeps() {
+					a.PerEngine = append(a.PerEngine, o)
+					break
+				}
+			}
+		}
+	}
+	ref := a.Pick
+	if ref == nil {
+		ref = a.Best
+	}
+	for _, o := range opts {
+		switch {
+		case ref == nil:
+			if q.Engine == "" || o.Engine == q.Engine {
+				a.Faster = append(a.Faster, o)
+			}
+		case o.Engine != ref.Engine || o.Measured == ref.Measured:
+		case o.CommitsPerSec > ref.CommitsPerSec:
+			a.Faster = append(a.Faster, o)
+		case o.Keeps():
+			a.Slower = append(a.Slower, o)
+		}
+	}
+	if ref == nil && len(a.Faster) > 8 {
+		a.Faster = a.Faster[:8]
+	}
+	a.Notes = pragmaNotes(a, in, cases)
+	for _, o := range a.shown() {
+		for _, r := range o.Rows {
+			if !slices.Contains(a.Sources, r.Source) {
+				a.Sources = append(a.Sources, r.Source)
+			}
+		}
+	}
+	return a, nil
+}
+
+// hasTwin reports whether cases hold c with fullfsync=0.
+func hasTwin(cases []Measured, c Measured) bool {
+	for _, o := range cases {
+		t := c.Config
+		t.FullFsync = "0"
+		if o.Config == t && o.Checkpoint == c.Checkpoint {
+			return true
+		}
+	}
+	return false
+}
+
+// shown lists every option the advice prints.
+func (a PragmaAdvice) shown() []Option {
+	var out []Option
+	for _, p := range []*Option{a.Pick, a.Best} {
+		if p != nil {
+			out = append(out, *p)
+		}
+	}
+	out = append(out, a.PerEngine...)
+	out = append(out, a.Faster...)
+	return append(out, a.Slower...)
+}
+
+// pragmaNotes are the remarks that go with the advice.
+func pragmaNotes(a PragmaAdvice, in PragmaInput, cases []Measured) []string {
+	var notes []string
+	f := a.Question.Failure
+	switch a.OS {
+	case "darwin":
+		if f == PowerLoss {
+			notes = append(notes, "On macOS, fsync(2) hands data to the drive without flushing its cache: only fullfsync=1 (fcntl F_FULLFSYNC) keeps commits through a power loss, and it costs a whole-millisecond flush per sync.")
+			if slices.Contains(a.Engines, "system") {
+				notes = append(notes, "Apple's system SQLite (engine system, /usr/lib/libsqlite3.dylib) turns fullfsync=1 into F_BARRIERFSYNC: writes stay in order, so the file stays sound, but the last commits may be lost. For durability against power loss use modernc or mattn (the public build) with fullfsync=1.")
+			}
+		}
+	case "":
+		notes = append(notes, "The results carry no env.json, so the OS is unknown: only SQLite's documented promises apply, which assume a sync reaches stable storage.")
+	default:
+		notes = append(notes, fmt.Sprintf("On %s, fullfsync changes no system call (SQLite uses F_FULLFSYNC only on macOS), so it is left out.", a.OS))
+	}
+	for _, w := range in.EnvWarnings {
+		notes = append(notes, "Environment: "+w)
+	}
+	if slices.Contains(a.Engines, "mattn") && (a.Question.Engine == "" || a.Question.Engine == "mattn") {
+		notes = append(notes, "mattn runs PRAGMA synchronous=NORMAL on every new connection unless the DSN has _sync (and _journal_mode=WAL alone also means NORMAL): a synchronous=FULL you set yourself holds only on the connection that ran it. Put _sync in the DSN.")
+	}
+	short := map[string]bool{}
+	for _, c := range cases {
+		if c.JournalMode == "wal" && c.Commits/c.Rounds < 1000 {
+			short[c.Engine] = true
+		}
+	}
+	if len(short) > 0 {
+		notes = append(notes, "Some WAL figures come from rounds of fewer than 1,000 commits, which may hold no checkpoint (SQLite checkpoints every 1,000 WAL pages by default); WAL + NORMAL syncs only at checkpoints, so its figure there is too good. Measure with durabench sqlite (3,000 WAL commits per round by default).")
+	}
+	crash := 0
+	for _, r := range in.Records {
+		if r.Experiment == CrashExperiment {
+			crash++
+		}
+	}
+	if crash == 0 {
+		notes = append(notes, "No durabench crash results were given: the verdicts are SQLite's documentation and the OS's, not simulated power cuts.")
+	}
+	return notes
+}
+
+// Render writes the advice for people.
+func (a PragmaAdvice) Render(w io.Writer) error {
+	q := a.Question
+	goal := "keep every acknowledged commit through " + q.Failure.Phrase()
+	where := "on " + cmp.Or(a.OS, "an unknown OS")
+	fmt.Fprintf(w, "SQLite pragmas that %s, %s (from %s)\n\n", goal, where, a.From)
+	src := func(o Option) string {
+		var refs []string
+		for _, r := range o.Rows {
+			refs = append(refs, fmt.Sprintf("[%d]", slices.Index(a.Sources, r.Source)+1))
+		}
+		return strings.Join(refs, "")
+	}
+	switch {
+	case a.Pick != nil:
+		p := a.Pick
+		fmt.Fprintf(w, "Use: %s on %s: %s commits/s, p99 %s.\n", p.Name(), p.Engine, rate(p.CommitsPerSec), dur(p.P99))
+		if q.MinCommits > 0 {
+			fmt.Fprintf(w, "It is the fastest configuration that keeps that promise and reaches %s commits/s.\n", rate(q.MinCommits))
+		}
+	case a.Best != nil:
+		b := a.Best
+		fmt.Fprintf(w, "No configuration both keeps that promise and reaches %s commits/s here.\n", rate(q.MinCommits))
+		fmt.Fprintf(w, "Closest: %s on %s keeps it at %s commits/s (p99 %s), %s short.\n", b.Name(), b.Engine, rate(b.CommitsPerSec), dur(b.P99), ratio(q.MinCommits, b.CommitsPerSec))
+		need := int(math.Ceil(q.MinCommits / b.CommitsPerSec))
+		fmt.Fprintf(w, "A commit here waits for its syncs whatever it holds, so to reach the target put about %d rows in each transaction (%s ÷ %s ≈ %d; measure it: durabench sqlite --rows-per-commit %d), or share syncs among writers (durabench advise group-commit).\n",
+			need, rate(q.MinCommits), rate(b.CommitsPerSec), need, need)
+	default:
+		scope := "measured configuration"
+		if q.Engine != "" {
+			scope = "measured configuration of " + q.Engine
+		}
+		fmt.Fprintf(w, "No %s keeps every acknowledged commit through %s %s.\n", scope, q.Failure.Phrase(), where)
+	}
+	fmt.Fprintln(w)
+
+	if len(a.PerEngine) > 0 {
+		t := results.NewTable("engine", "fastest that keeps it", "commits/s", "p99")
+		t.Title = "Per engine"
+		for _, o := range a.PerEngine {
+			t.AddRow(o.Engine, o.Name(), rate(o.CommitsPerSec), dur(o.P99))
+		}
+		if err := t.Render(w); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	ref := a.Pick
+	if ref == nil {
+		ref = a.Best
+	}
+	if len(a.Faster)+len(a.Slower) > 0 {
+		t := results.NewTable("engine", "configuration", "commits/s", "p99", "speed", "through "+q.Failure.String(), "source")
+		switch {
+		case ref != nil:
+			t.Title = fmt.Sprintf("The alternatives on %s: faster ones and what each risks, then slower ones that keep the promise too", ref.Engine)
+		default:
+			t.Title = "What the measured configurations risk, fastest first"
+		}
+		addRow := func(o Option) {
+			speed := ""
+			if ref != nil {
+				speed = ratio(o.CommitsPerSec, ref.CommitsPerSec)
+			}
+			risk := o.Risk()
+			if !o.AsAsked {
+				risk += " (did not run as asked)"
+			}
+			t.AddRow(o.Engine, o.Name(), rate(o.CommitsPerSec), dur(o.P99), speed, risk, src(o))
+		}
+		for _, o := range a.Faster {
+			addRow(o)
+		}
+		if ref != nil {
+			t.AddRow(ref.Engine, ref.Name()+"  ← the pick", rate(ref.CommitsPerSec), dur(ref.P99), "1×", ref.Risk(), src(*ref))
+		}
+		for _, o := range a.Slower {
+			addRow(o)
+		}
+		if err := t.Render(w); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	if ref != nil {
+		fmt.Fprintln(w, "How to set it:")
+		for _, l := range SetLines(ref.Config, ref.Checkpoint, a.Engines) {
+			fmt.Fprintln(w, "  "+l)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, n := range a.Notes {
+		fmt.Fprintln(w, "Note: "+n)
+	}
+	if len(a.Sources) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Sources:")
+		for i, s := range a.Sources {
+			fmt.Fprintf(w, "  [%d] %s\n", i+1, s)
+		}
+	}
+	return nil
+}
