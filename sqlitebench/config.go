@@ -41,13 +41,13 @@ type Config struct {
 	FullFsync           []string // from FullFsyncValues
 	CheckpointFullFsync []string // from CheckpointFullFsyncs
 
-	Commits       int // measured commits per case and round
+	Commits int // measured commits per case and round
 	// WALCommits are the measured commits per round of the cases asked
 	// for journal_mode=wal; 0 means Commits. A WAL checkpoint (and at
 	// synchronous=normal the only sync) comes once the WAL holds
 	// wal_autocheckpoint pages, 1,000 by default, about one page per small
 	// commit: WAL rounds need more commits than the others to hold one.
-	WALCommits int
+	WALCommits    int
 	Warmup        int // unmeasured commits before them, on the same connection
 	Rounds        int // fresh database per case and round; percentiles pool the rounds
 	RowsPerCommit int // inserts per transaction
