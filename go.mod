@@ -6,12 +6,14 @@ require (
 	github.com/ebitengine/purego v0.11.3
 	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/spf13/pflag v1.1.0
+	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	golang.org/x/sys v0.50.0
 	modernc.org/libc v1.80.1
 	modernc.org/sqlite v1.62.0
 )
 
 require (
+	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect

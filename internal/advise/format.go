@@ -36,16 +36,19 @@ func plural(n int, noun string) string {
 // rate formats commits per second without the unit: "6,646", "12.3".
 func rate(v float64) string { return strings.TrimSuffix(results.FormatRate(v), " /s") }
 
-// ratio formats how many times a is b: "14×", "1.6×".
+// ratio formats how many times a is b: "14×", "1.6×", "1×", or for a
+// smaller a "÷123" (b is 123 times a).
 func ratio(a, b float64) string {
-	if b <= 0 {
+	if a <= 0 || b <= 0 {
 		return "?×"
 	}
 	r := a / b
 	switch {
+	case r < 0.95:
+		return "÷" + strings.TrimSuffix(ratio(b, a), "×")
 	case r >= 10:
 		return strconv.FormatFloat(math.Round(r), 'f', 0, 64) + "×"
-	case r >= 1.05 || r < 0.95:
+	case r >= 1.05:
 		return strconv.FormatFloat(r, 'f', 1, 64) + "×"
 	}
 	return "1×"
@@ -53,6 +56,15 @@ func ratio(a, b float64) string {
 
 // dur formats nanoseconds as the tables do.
 func dur(ns int64) string { return results.FormatDuration(ns) }
+
+// p99 formats a p99 latency, or says it was not recorded (0: a record
+// built from a source that published none).
+func p99(ns int64) string {
+	if ns <= 0 {
+		return "not recorded"
+	}
+	return dur(ns)
+}
 
 // upper is the pragma value as people write it in SQL: WAL, FULL.
 func upper(s string) string { return strings.ToUpper(s) }

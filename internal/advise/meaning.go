@@ -205,7 +205,7 @@ func WALMeaning(recs []results.Record) []string {
 	}
 	if one != nil {
 		lines = append(lines, fmt.Sprintf("One writer, one %s per record: %s commits/s, p99 %s (%s, the fastest one-writer case).",
-			one.Method, rate(one.CommitsPerSec), dur(one.P99), one.curve()))
+			one.Method, rate(one.CommitsPerSec), p99(one.P99), one.curve()))
 	}
 	var curve []LogCase
 	var knee measure.Knee
@@ -217,7 +217,7 @@ func WALMeaning(recs []results.Record) []string {
 	if len(curve) > 1 {
 		best, base := curve[slices.IndexFunc(curve, func(c LogCase) bool { return c.Writers == knee.PeakAt })], curve[0]
 		lines = append(lines, fmt.Sprintf("%s sharing syncs: %s commits/s (%s %s), p99 %s, %.1f records per sync.",
-			writers(best.Writers), rate(best.CommitsPerSec), ratio(best.CommitsPerSec, base.CommitsPerSec), writers(base.Writers), dur(best.P99), best.RecordsPerSync))
+			writers(best.Writers), rate(best.CommitsPerSec), ratio(best.CommitsPerSec, base.CommitsPerSec), writers(base.Writers), p99(best.P99), best.RecordsPerSync))
 		lines = append(lines, kneeSentence(curve, knee))
 	}
 	if l := walContrast(cases, func(c LogCase) string { return c.IO }, "I/O"); l != "" {
@@ -273,15 +273,19 @@ func SQLiteMeaning(recs []results.Record, goos string) []string {
 		lines = append(lines, fmt.Sprintf("No configuration measured here keeps every commit through a power loss on %s.", cmp.Or(goos, "this OS")))
 	} else {
 		lines = append(lines, fmt.Sprintf("Fastest durable here (keeps every commit through a power loss): %s on %s, %s commits/s, p99 %s.",
-			ref.Name(), ref.Engine, rate(ref.CommitsPerSec), dur(ref.P99)))
+			ref.Name(), ref.Engine, rate(ref.CommitsPerSec), p99(ref.P99)))
 		if len(a.Faster) > 0 {
 			f := a.Faster[0]
 			lines = append(lines, fmt.Sprintf("%s is %s faster and %s.", f.Name(), ratio(f.CommitsPerSec, ref.CommitsPerSec), riskPhrase(f)))
 		}
 		var other []string
-		for _, o := range a.PerEngine {
-			if o.Engine != ref.Engine {
-				other = append(other, fmt.Sprintf("%s %s/s", o.Engine, rate(o.CommitsPerSec)))
+		for _, eb := range a.PerEngine {
+			switch {
+			case eb.Engine == ref.Engine:
+			case eb.Best == nil:
+				other = append(other, eb.Engine+" none")
+			default:
+				other = append(other, fmt.Sprintf("%s %s/s", eb.Engine, rate(eb.Best.CommitsPerSec)))
 			}
 		}
 		if len(other) > 0 {

@@ -122,9 +122,9 @@ type PragmaAdvice struct {
 	// MinCommits; Best is the fastest that keeps it at all. Either may be
 	// nil.
 	Pick, Best *Option
-	// PerEngine is the fastest keeping option of each engine, in engine
-	// order, when several engines were measured.
-	PerEngine []Option
+	// PerEngine is, when several engines were measured, each engine's
+	// fastest keeping option in engine order (nil where none keeps it).
+	PerEngine []EngineBest
 	// Faster are the options faster than the pick (or than the best), of
 	// its engine: what speed costs. Slower are the other keeping options
 	// of that engine.
@@ -139,6 +139,13 @@ type PragmaAdvice struct {
 	Sources []string
 
 	rows []Row
+}
+
+// EngineBest is an engine's fastest option that keeps the promise, or
+// nil.
+type EngineBest struct {
+	Engine string
+	Best   *Option
 }
 
 // Pragmas answers q from in.
@@ -184,12 +191,14 @@ func Pragmas(in PragmaInput, q PragmaQuestion) (PragmaAdvice, error) {
 	}
 	if q.Engine == "" && len(a.Engines) > 1 {
 		for _, e := range a.Engines {
-			for _, o := range opts {
+			eb := EngineBest{Engine: e}
+			for i, o := range opts {
 				if o.Engine == e && o.Keeps() {
-					a.PerEngine = append(a.PerEngine, o)
+					eb.Best = &opts[i]
 					break
 				}
 			}
+			a.PerEngine = append(a.PerEngine, eb)
 		}
 	}
 	ref := a.Pick
@@ -243,7 +252,11 @@ func (a PragmaAdvice) shown() []Option {
 			out = append(out, *p)
 		}
 	}
-	out = append(out, a.PerEngine...)
+	for _, eb := range a.PerEngine {
+		if eb.Best != nil {
+			out = append(out, *eb.Best)
+		}
+	}
 	out = append(out, a.Faster...)
 	return append(out, a.Slower...)
 }
@@ -308,14 +321,14 @@ func (a PragmaAdvice) Render(w io.Writer) error {
 	switch {
 	case a.Pick != nil:
 		p := a.Pick
-		fmt.Fprintf(w, "Use: %s on %s: %s commits/s, p99 %s.\n", p.Name(), p.Engine, rate(p.CommitsPerSec), dur(p.P99))
+		fmt.Fprintf(w, "Use: %s on %s: %s commits/s, p99 %s.\n", p.Name(), p.Engine, rate(p.CommitsPerSec), p99(p.P99))
 		if q.MinCommits > 0 {
 			fmt.Fprintf(w, "It is the fastest configuration that keeps that promise and reaches %s commits/s.\n", rate(q.MinCommits))
 		}
 	case a.Best != nil:
 		b := a.Best
 		fmt.Fprintf(w, "No configuration both keeps that promise and reaches %s commits/s here.\n", rate(q.MinCommits))
-		fmt.Fprintf(w, "Closest: %s on %s keeps it at %s commits/s (p99 %s), %s short.\n", b.Name(), b.Engine, rate(b.CommitsPerSec), dur(b.P99), ratio(q.MinCommits, b.CommitsPerSec))
+		fmt.Fprintf(w, "Closest: %s on %s keeps it at %s commits/s (p99 %s), %s short.\n", b.Name(), b.Engine, rate(b.CommitsPerSec), p99(b.P99), ratio(q.MinCommits, b.CommitsPerSec))
 		need := int(math.Ceil(q.MinCommits / b.CommitsPerSec))
 		fmt.Fprintf(w, "A commit here waits for its syncs whatever it holds, so to reach the target put about %d rows in each transaction (%s ÷ %s ≈ %d; measure it: durabench sqlite --rows-per-commit %d), or share syncs among writers (durabench advise group-commit).\n",
 			need, rate(q.MinCommits), rate(b.CommitsPerSec), need, need)
@@ -331,8 +344,12 @@ func (a PragmaAdvice) Render(w io.Writer) error {
 	if len(a.PerEngine) > 0 {
 		t := results.NewTable("engine", "fastest that keeps it", "commits/s", "p99")
 		t.Title = "Per engine"
-		for _, o := range a.PerEngine {
-			t.AddRow(o.Engine, o.Name(), rate(o.CommitsPerSec), dur(o.P99))
+		for _, eb := range a.PerEngine {
+			if o := eb.Best; o != nil {
+				t.AddRow(o.Engine, o.Name(), rate(o.CommitsPerSec), p99(o.P99))
+			} else {
+				t.AddRow(eb.Engine, "none of its measured configurations", "", "")
+			}
 		}
 		if err := t.Render(w); err != nil {
 			return err
@@ -344,7 +361,7 @@ func (a PragmaAdvice) Render(w io.Writer) error {
 		ref = a.Best
 	}
 	if len(a.Faster)+len(a.Slower) > 0 {
-		t := results.NewTable("engine", "configuration", "commits/s", "p99", "speed", "through "+q.Failure.String(), "source")
+		t := results.NewTable("engine", "configuration", "commits/s", "p99", "speed", "through "+q.Failure.Phrase(), "source")
 		switch {
 		case ref != nil:
 			t.Title = fmt.Sprintf("The alternatives on %s: faster ones and what each risks, then slower ones that keep the promise too", ref.Engine)
@@ -360,13 +377,13 @@ func (a PragmaAdvice) Render(w io.Writer) error {
 			if !o.AsAsked {
 				risk += " (did not run as asked)"
 			}
-			t.AddRow(o.Engine, o.Name(), rate(o.CommitsPerSec), dur(o.P99), speed, risk, src(o))
+			t.AddRow(o.Engine, o.Name(), rate(o.CommitsPerSec), p99(o.P99), speed, risk, src(o))
 		}
 		for _, o := range a.Faster {
 			addRow(o)
 		}
 		if ref != nil {
-			t.AddRow(ref.Engine, ref.Name()+"  ← the pick", rate(ref.CommitsPerSec), dur(ref.P99), "1×", ref.Risk(), src(*ref))
+			t.AddRow(ref.Engine, ref.Name()+"  ← the pick", rate(ref.CommitsPerSec), p99(ref.P99), "1×", ref.Risk(), src(*ref))
 		}
 		for _, o := range a.Slower {
 			addRow(o)
@@ -378,7 +395,7 @@ func (a PragmaAdvice) Render(w io.Writer) error {
 	}
 	if ref != nil {
 		fmt.Fprintln(w, "How to set it:")
-		for _, l := range SetLines(ref.Config, ref.Checkpoint, a.Engines) {
+		for _, l := range SetLines(ref.Config, ref.Checkpoint, nil) {
 			fmt.Fprintln(w, "  "+l)
 		}
 		fmt.Fprintln(w)
