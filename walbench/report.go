@@ -12,8 +12,8 @@ import (
 	"github.com/durabench/durabench/wal"
 )
 
-// Report writes the human report of a run: per case the reference's
-// figures (mean write, mean sync, mean commit, pooled percentiles), then
+// Report writes the human report of a run: per case the figures of the
+// Linux Rust fsync/WAL micro-benchmark (mean write, mean sync, mean commit, pooled percentiles), then
 // throughput, group size and read-back, then for several writer counts the
 // group-commit curve and its knee, the counting passes if any, and what
 // each method promises.

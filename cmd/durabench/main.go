@@ -33,6 +33,7 @@ var commands = []command{
 	{"trace", "run a command and count its sync, fcntl and write calls, by file", runTrace},
 	{"advise", "from saved results: the SQLite pragmas or the group commit that meet your target", runAdvise},
 	{"compare", "put runs (or machines) side by side: ratios per case and whether they are significant", runCompare},
+	{"version", "print the build: version, git revision, Go, cgo, SQLite engines", runVersion},
 
 	// Internal roles (no summary: not listed, not for users).
 	{"__count-sync", "", runCountSync},
@@ -59,6 +60,9 @@ func dispatch(args []string) int {
 			return exitUsage
 		}
 		return exitOK
+	}
+	if args[0] == "--version" {
+		args = []string{"version"}
 	}
 	for _, c := range commands {
 		if c.name != args[0] {
@@ -103,6 +107,6 @@ func printOverview(w *os.File) {
 		}
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'durabench COMMAND --help' for a command's flags and examples.")
+	fmt.Fprintln(w, "Run 'durabench COMMAND --help' for a command's flags and examples, 'durabench --version' for the build.")
 	fmt.Fprintln(w, "Every measuring command works only inside a new child directory of --dir and removes it at the end.")
 }
