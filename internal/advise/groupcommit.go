@@ -47,7 +47,7 @@ func writers(n int) string {
 	if n == 1 {
 		return "1 writer"
 	}
-	return strconv.Itoa(n) + " writers"
+	return groupInt(int64(n)) + " writers"
 }
 
 // LogCases reads the measured log configurations of recs (pooled `wal`
@@ -238,10 +238,14 @@ func (a GroupAdvice) arithmetic(w io.Writer) {
 	per := q.TargetCommits * a.SyncTime / 1e9
 	need := int(math.Ceil(per))
 	fmt.Fprintf(w, "The arithmetic: one sync takes about %s here (%s).\n", dur(int64(a.SyncTime)), a.SyncFrom)
-	fmt.Fprintf(w, "Records per sync ≈ arrival rate × sync time = %s/s × %s ≈ %.1f, so each sync must carry about %d record(s):\n",
-		rate(q.TargetCommits), dur(int64(a.SyncTime)), per, max(need, 1))
-	fmt.Fprintf(w, "at least %s waiting at once (each has one record in flight), or one writer syncing every %d records.\n", writers(max(need, 1)), max(need, 1))
-	fmt.Fprintf(w, "A record waits for the sync in flight and then its own: p99 ≥ about 2 × sync time = %s", dur(int64(2*a.SyncTime)))
+	perText := strconv.FormatFloat(per, 'f', 1, 64)
+	if per >= 100 {
+		perText = groupInt(int64(math.Round(per)))
+	}
+	fmt.Fprintf(w, "Records per sync ≈ arrival rate × sync time = %s/s × %s ≈ %s, so each sync must carry about %s:\n",
+		rate(q.TargetCommits), dur(int64(a.SyncTime)), perText, plural(max(need, 1), "record"))
+	fmt.Fprintf(w, "at least %s waiting at once (each has one record in flight), or one writer syncing every %s records.\n", writers(max(need, 1)), groupInt(int64(max(need, 1))))
+	fmt.Fprintf(w, "A record waits for the sync in flight and then its own, so its latency is at least about 2 × sync time = %s", dur(int64(2*a.SyncTime)))
 	if 2*a.SyncTime > float64(q.MaxP99) {
 		fmt.Fprintf(w, ", already more than the %s asked.\n", dur(q.MaxP99))
 	} else {

@@ -216,7 +216,7 @@ func WALMeaning(recs []results.Record) []string {
 	}
 	if len(curve) > 1 {
 		best, base := curve[slices.IndexFunc(curve, func(c LogCase) bool { return c.Writers == knee.PeakAt })], curve[0]
-		lines = append(lines, fmt.Sprintf("%s sharing syncs: %s commits/s (%s %s), p99 %s, %.1f records per sync.",
+		lines = append(lines, fmt.Sprintf("%s sharing syncs: %s commits/s (%s the rate of %s), p99 %s, %.1f records per sync.",
 			writers(best.Writers), rate(best.CommitsPerSec), ratio(best.CommitsPerSec, base.CommitsPerSec), writers(base.Writers), p99(best.P99), best.RecordsPerSync))
 		lines = append(lines, kneeSentence(curve, knee))
 	}

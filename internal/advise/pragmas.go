@@ -126,9 +126,12 @@ type PragmaAdvice struct {
 	// fastest keeping option in engine order (nil where none keeps it).
 	PerEngine []EngineBest
 	// Faster are the options faster than the pick (or than the best), of
-	// its engine: what speed costs. Slower are the other keeping options
-	// of that engine.
+	// its engine, that do not keep the promise: what speed costs. Slower
+	// are the other keeping options of that engine.
 	Faster, Slower []Option
+	// Close says why the pick is not the fastest keeping option, when a
+	// faster one was within the noise; "" otherwise.
+	Close string
 	// Engines are the engines measured, in record order.
 	Engines []string
 	// Notes are remarks on the OS, the engines, the environment and the
@@ -177,28 +180,19 @@ func Pragmas(in PragmaInput, q PragmaQuestion) (PragmaAdvice, error) {
 	}
 	slices.SortStableFunc(opts, func(x, y Option) int { return cmp.Compare(y.CommitsPerSec, x.CommitsPerSec) })
 
-	for i := range opts {
-		o := &opts[i]
-		if !o.Keeps() {
-			continue
-		}
-		if a.Best == nil {
-			a.Best = o
-		}
-		if a.Pick == nil && o.CommitsPerSec >= q.MinCommits {
-			a.Pick = o
+	a.Best = simplest(opts, "", 0)
+	a.Pick = simplest(opts, "", q.MinCommits)
+	for _, p := range []*Option{a.Best, a.Pick} {
+		if p != nil && p != fastestKeeping(opts, p.Engine, 0) {
+			f := fastestKeeping(opts, p.Engine, 0)
+			a.Close = fmt.Sprintf("%s measured %s/s, within %.0f %% of %s's %s/s: figures this close are within the noise, so the lower synchronous level is taken.",
+				f.Name(), rate(f.CommitsPerSec), 100*(1-NoiseShare), p.Name(), rate(p.CommitsPerSec))
+			break
 		}
 	}
 	if q.Engine == "" && len(a.Engines) > 1 {
 		for _, e := range a.Engines {
-			eb := EngineBest{Engine: e}
-			for i, o := range opts {
-				if o.Engine == e && o.Keeps() {
-					eb.Best = &opts[i]
-					break
-				}
-			}
-			a.PerEngine = append(a.PerEngine, eb)
+			a.PerEngine = append(a.PerEngine, EngineBest{Engine: e, Best: simplest(opts, e, 0)})
 		}
 	}
 	ref := a.Pick
@@ -212,10 +206,10 @@ func Pragmas(in PragmaInput, q PragmaQuestion) (PragmaAdvice, error) {
 				a.Faster = append(a.Faster, o)
 			}
 		case o.Engine != ref.Engine || o.Measured == ref.Measured:
-		case o.CommitsPerSec > ref.CommitsPerSec:
-			a.Faster = append(a.Faster, o)
 		case o.Keeps():
 			a.Slower = append(a.Slower, o)
+		case o.CommitsPerSec > ref.CommitsPerSec:
+			a.Faster = append(a.Faster, o)
 		}
 	}
 	if ref == nil && len(a.Faster) > 8 {
@@ -230,6 +224,44 @@ func Pragmas(in PragmaInput, q PragmaQuestion) (PragmaAdvice, error) {
 		}
 	}
 	return a, nil
+}
+
+// NoiseShare is how close two rates must be to count as the same: a
+// keeping option at NoiseShare of the fastest or more is as fast.
+const NoiseShare = 0.9
+
+// syncLevel orders synchronous levels by the syncs they make.
+var syncLevel = map[string]int{"off": 0, "normal": 1, "full": 2, "extra": 3}
+
+// fastestKeeping is the fastest option of engine ("" for any) that keeps
+// the promise and reaches floor, or nil; opts are fastest first.
+func fastestKeeping(opts []Option, engine string, floor float64) *Option {
+	for i, o := range opts {
+		if o.Keeps() && o.CommitsPerSec >= floor && (engine == "" || o.Engine == engine) {
+			return &opts[i]
+		}
+	}
+	return nil
+}
+
+// simplest is the option to recommend (of engine, or of any engine for
+// ""): among the options of the fastest keeping option's engine that keep the promise, reach floor and come
+// within NoiseShare of it, the one with the lowest synchronous level (the
+// fastest of those). Rates that close are the same on a noisy disk, and
+// the lower level makes no more syncs.
+func simplest(opts []Option, engine string, floor float64) *Option {
+	best := fastestKeeping(opts, engine, floor)
+	if best == nil {
+		return nil
+	}
+	pick := best
+	for i, o := range opts {
+		if o.Engine == best.Engine && o.Keeps() && o.CommitsPerSec >= floor && o.CommitsPerSec >= NoiseShare*best.CommitsPerSec &&
+			syncLevel[o.Synchronous] < syncLevel[pick.Synchronous] {
+			pick = &opts[i]
+		}
+	}
+	return pick
 }
 
 // hasTwin reports whether cases hold c with fullfsync=0.
@@ -325,6 +357,9 @@ func (a PragmaAdvice) Render(w io.Writer) error {
 		if q.MinCommits > 0 {
 			fmt.Fprintf(w, "It is the fastest configuration that keeps that promise and reaches %s commits/s.\n", rate(q.MinCommits))
 		}
+		if a.Close != "" {
+			fmt.Fprintln(w, a.Close)
+		}
 	case a.Best != nil:
 		b := a.Best
 		fmt.Fprintf(w, "No configuration both keeps that promise and reaches %s commits/s here.\n", rate(q.MinCommits))
@@ -364,7 +399,7 @@ func (a PragmaAdvice) Render(w io.Writer) error {
 		t := results.NewTable("engine", "configuration", "commits/s", "p99", "speed", "through "+q.Failure.Phrase(), "source")
 		switch {
 		case ref != nil:
-			t.Title = fmt.Sprintf("The alternatives on %s: faster ones and what each risks, then slower ones that keep the promise too", ref.Engine)
+			t.Title = fmt.Sprintf("The alternatives on %s: faster ones and what each risks, then the others that keep the promise too", ref.Engine)
 		default:
 			t.Title = "What the measured configurations risk, fastest first"
 		}

@@ -33,7 +33,8 @@ type Run struct {
 var ErrNoResults = errors.New("no results")
 
 // Load reads a saved run from path: an --out directory (its results.jsonl
-// and env.json), or a JSON Lines file (and the env.json beside it, if any).
+// and env.json), or a JSON Lines file (and the env.json beside it, or else
+// the environment line the stream opens with, if any).
 func Load(path string) (Run, error) {
 	run := Run{Path: path}
 	fi, err := os.Stat(path)
@@ -52,11 +53,15 @@ func Load(path string) (Run, error) {
 		return run, fmt.Errorf("saved: %w", err)
 	}
 	defer f.Close()
-	if run.Records, err = results.ReadJSONL(f); err != nil {
+	envs, recs, err := results.ReadJSONLStream(f)
+	if err != nil {
 		return run, fmt.Errorf("saved: %s: %w", jsonl, err)
 	}
+	run.Records = recs
 	b, err := os.ReadFile(envPath)
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && len(envs) > 0:
+		b = envs[0] // a stream that carries its environment line
 	case errors.Is(err, fs.ErrNotExist):
 		return run, nil
 	case err != nil:
