@@ -316,7 +316,12 @@ func (c Comparison) Render(w io.Writer) error {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "Figures are medians of the rounds with their 95 %% confidence interval (±); ratios are against %s. Marks: * the difference is significant (Mann-Whitney U test, p < %.2f, golang.org/x/perf/benchmath); ~ no significant difference; ? cannot tell:\n", c.Labels[0], Alpha)
+	fmt.Fprintf(w, "Figures are medians of the rounds with their 95 %% confidence interval (±); ratios are against %s. Marks: * the difference is significant (Mann-Whitney U test, p < %.2f, golang.org/x/perf/benchmath); ~ no significant difference; ? cannot tell", c.Labels[0], Alpha)
+	if len(c.Notes) > 0 {
+		fmt.Fprintln(w, ":")
+	} else {
+		fmt.Fprintln(w, ".")
+	}
 	for _, n := range c.Notes {
 		fmt.Fprintf(w, "  %s\n", n)
 	}
@@ -370,11 +375,14 @@ func (c Comparison) renderTable(w io.Writer, t Table) error {
 	return tab.Render(w)
 }
 
-// ratioString formats a ratio: "0.83×", "14×".
+// ratioString formats a ratio: "0.83×", "14×", and below 0.1 as the
+// inverse, "÷89" (89 times smaller).
 func ratioString(r float64) string {
 	switch {
-	case math.IsInf(r, 0) || math.IsNaN(r):
+	case math.IsInf(r, 0) || math.IsNaN(r) || r <= 0:
 		return "?×"
+	case r < 0.1:
+		return "÷" + strings.TrimSuffix(ratioString(1/r), "×")
 	case r >= 100:
 		return fmt.Sprintf("%.0f×", r)
 	case r >= 10:
