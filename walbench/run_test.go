@@ -121,15 +121,15 @@ func TestCapacityRefusal(t *testing.T) {
 		change func(*Config)
 		want   string
 	}{
-		{func(c *Config) { c.FileSize = 188 << 10 }, "fallocate at 4K needs 192K for --warmup 8 + --iterations 40 (48 records of 4096 bytes, headers included"},
-		{func(c *Config) { c.FileSize = 96 << 10 }, "raise --file-size to 1M"},
-		{func(c *Config) { c.BlockSizes = []int64{4000}; c.FileSize = 184 << 10 }, "needs 188K for --warmup 8 + --iterations 40 (48 records of 4000 bytes, headers included, the last direct write padded to 4096)"},
+		{func(c *Config) { c.FileSize = 188 << 10 }, "fallocate at 4K needs 192K for 8 warm-up + 40 measured records (48 records of 4096 bytes, headers included"},
+		{func(c *Config) { c.FileSize = 96 << 10 }, "raise the segment size to 1M"},
+		{func(c *Config) { c.BlockSizes = []int64{4000}; c.FileSize = 184 << 10 }, "needs 188K for 8 warm-up + 40 measured records (48 records of 4000 bytes, headers included, the last direct write padded to 4096)"},
 		{func(c *Config) { c.BlockSizes = []int64{1001} }, "use a multiple of 8"},
 		{func(c *Config) { c.FileSize = 1<<20 + 100 }, "not a multiple of 4096"},
-		{func(c *Config) { c.SyncEvery, c.Writers = 3, []int{1} }, "multiples of --sync-every 3"},
+		{func(c *Config) { c.SyncEvery, c.Writers = 3, []int{1} }, "multiples of 3 records per sync"},
 		{func(c *Config) { c.SyncEvery = 2 }, "use one or the other"},
 		{func(c *Config) { c.Methods = []syscalls.Method{syscalls.Dsync} }, "makes its own sync call"},
-		{func(c *Config) { c.Writers = []int{64} }, "more than --iterations 40"},
+		{func(c *Config) { c.Writers = []int{64} }, "more than 40 measured records"},
 	} {
 		cfg := smallConfig()
 		cfg.Warmup = 8

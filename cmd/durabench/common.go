@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -86,24 +85,4 @@ func checkNewOut(out string) error {
 		return usageErrorf("--out %s: %v", out, err)
 	}
 	return nil
-}
-
-// parseInts parses a comma-separated list of whole numbers.
-func parseInts(csv string) ([]int, error) {
-	var out []int
-	for _, part := range strings.Split(csv, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		n, err := strconv.Atoi(part)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a whole number", part)
-		}
-		out = append(out, n)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no number in %q", csv)
-	}
-	return out, nil
 }

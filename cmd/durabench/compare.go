@@ -21,7 +21,7 @@ machines' runs line up.
 
 The results.bench.txt files stay usable with plain benchstat. To compare
 two machines there, ignore the environment keys:
-  benchstat -ignore goos,goarch,cpu,kernel,fs,device,write-cache,virt,/sqlite_version \
+  benchstat -ignore durabench-version,durabench-revision,goos,goarch,cpu,kernel,fs,device,write-cache,virt,/sqlite_version \
       A/results.bench.txt B/results.bench.txt`
 
 const compareExamples = `  durabench compare results/laptop results/server

@@ -14,12 +14,25 @@ import (
 
 // The counting passes: a measuring command re-runs each case in a child
 // durabench traced by syscount (ptrace on Linux, the interposer on macOS).
-// The child is a hidden command that takes the case's configuration as JSON,
+// The child is a child role (roles.go) that takes the case's configuration as JSON,
 // runs it with its counting window marked, and reports the window's
 // operations and device flushes through the file that syscount names in its
 // environment. Users never call it.
 
-// countInChild runs the hidden command role as a traced counting child
+func init() {
+	registerRole(countSyncRole, roleRun(countSyncRole, runCountSync))
+	registerRole(countSQLiteRole, roleRun(countSQLiteRole, runCountSQLite))
+	registerRole(countWALRole, roleRun(countWALRole, runCountWAL))
+}
+
+// The counting roles.
+const (
+	countSyncRole   = "__count-sync"
+	countSQLiteRole = "__count-sqlite"
+	countWALRole    = "__count-wal"
+)
+
+// countInChild runs the child role role as a traced counting child
 // inside run's directory, with cfg as its configuration, attributing files
 // with classify (nil: by name).
 func countInChild(run *fixtures.Run, role string, cfg any, classify trace.Classifier) (syscount.Result, error) {
@@ -75,14 +88,14 @@ func checkCounting() error {
 // this process, inside run's directory.
 func syncCounter(run *fixtures.Run) syncbench.Counter {
 	return func(cfg syncbench.Config) (syscount.Result, error) {
-		return countInChild(run, "__count-sync", cfg, nil)
+		return countInChild(run, countSyncRole, cfg, nil)
 	}
 }
 
 // runCountSync is the child side of a sync counting pass.
 func runCountSync(args []string) error {
 	var cfg syncbench.Config
-	return runCountChild("__count-sync", "durabench sync", args, &cfg, func(run *fixtures.Run, window *syscount.Window) error {
+	return runCountChild(countSyncRole, "durabench sync", args, &cfg, func(run *fixtures.Run, window *syscount.Window) error {
 		cfg.Marks = window
 		_, err := syncbench.Run(run, cfg, nil)
 		return err
@@ -93,14 +106,14 @@ func runCountSync(args []string) error {
 // child of this process, inside run's directory.
 func sqliteCounter(run *fixtures.Run) sqlitebench.Counter {
 	return func(cfg sqlitebench.Config, classify trace.Classifier) (syscount.Result, error) {
-		return countInChild(run, "__count-sqlite", cfg, classify)
+		return countInChild(run, countSQLiteRole, cfg, classify)
 	}
 }
 
 // runCountSQLite is the child side of a sqlite counting pass.
 func runCountSQLite(args []string) error {
 	var cfg sqlitebench.Config
-	return runCountChild("__count-sqlite", "durabench sqlite", args, &cfg, func(run *fixtures.Run, window *syscount.Window) error {
+	return runCountChild(countSQLiteRole, "durabench sqlite", args, &cfg, func(run *fixtures.Run, window *syscount.Window) error {
 		cfg.Marks = window
 		_, err := sqlitebench.Run(run, cfg, nil)
 		return err
@@ -111,20 +124,16 @@ func runCountSQLite(args []string) error {
 // this process, inside run's directory.
 func walCounter(run *fixtures.Run) walbench.Counter {
 	return func(cfg walbench.Config, classify trace.Classifier) (syscount.Result, error) {
-		return countInChild(run, "__count-wal", cfg, classify)
+		return countInChild(run, countWALRole, cfg, classify)
 	}
 }
 
 // runCountWAL is the child side of a wal counting pass.
 func runCountWAL(args []string) error {
 	var cfg walbench.Config
-	return runCountChild("__count-wal", "durabench wal", args, &cfg, func(run *fixtures.Run, window *syscount.Window) error {
+	return runCountChild(countWALRole, "durabench wal", args, &cfg, func(run *fixtures.Run, window *syscount.Window) error {
 		cfg.Marks = window
 		_, err := walbench.Run(run, cfg, nil)
 		return err
 	})
 }
-
-// hidden reports whether a command is an internal role, kept out of the
-// overview and its tests.
-func (c command) hidden() bool { return c.summary == "" }

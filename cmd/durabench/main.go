@@ -34,11 +34,6 @@ var commands = []command{
 	{"advise", "from saved results: the SQLite pragmas or the group commit that meet your target", runAdvise},
 	{"compare", "put runs (or machines) side by side: ratios per case and whether they are significant", runCompare},
 	{"version", "print the build: version, git revision, Go, cgo, SQLite engines", runVersion},
-
-	// Internal roles (no summary: not listed, not for users).
-	{"__count-sync", "", runCountSync},
-	{"__count-sqlite", "", runCountSQLite},
-	{"__count-wal", "", runCountWAL},
 }
 
 func main() {
@@ -53,7 +48,12 @@ const (
 	exitUsage   = 2
 )
 
+// dispatch runs a child role (see roles.go) or a public command, and
+// returns the exit status.
 func dispatch(args []string) int {
+	if code, ok := dispatchRole(args); ok {
+		return code
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		printOverview(os.Stdout)
 		if len(args) == 0 {
@@ -68,25 +68,35 @@ func dispatch(args []string) int {
 		if c.name != args[0] {
 			continue
 		}
-		err := c.run(args[1:])
-		switch {
-		case err == nil:
-			return exitOK
-		case errors.Is(err, pflag.ErrHelp):
-			return exitOK
-		case isUsageError(err):
-			fmt.Fprintf(os.Stderr, "durabench %s: %v\n", c.name, err)
-			fmt.Fprintf(os.Stderr, "Run 'durabench %s --help' for the flags and examples.\n", c.name)
-			return exitUsage
-		default:
-			fmt.Fprintf(os.Stderr, "durabench %s: %v\n", c.name, err)
-			return exitFailure
-		}
+		return exitStatus(c.name, c.run(args[1:]), true)
 	}
 	fmt.Fprintf(os.Stderr, "durabench: unknown command %q; commands: %s\n", args[0], strings.Join(commandNames(), ", "))
 	return exitUsage
 }
 
+// exitStatus reports err, if any, from the command or role name and returns
+// the exit status: 0 (also after --help), 2 for refused input (with a
+// pointer to the command's --help if helpHint), 1 for any other failure.
+func exitStatus(name string, err error, helpHint bool) int {
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, pflag.ErrHelp):
+		return exitOK
+	case isUsageError(err):
+		fmt.Fprintf(exitStatusOut, "durabench %s: %v\n", name, err)
+		if helpHint {
+			fmt.Fprintf(exitStatusOut, "Run 'durabench %s --help' for the flags and examples.\n", name)
+		}
+		return exitUsage
+	default:
+		fmt.Fprintf(exitStatusOut, "durabench %s: %v\n", name, err)
+		return exitFailure
+	}
+}
+
+// commandNames lists the public commands, as the unknown-command message
+// shows them.
 func commandNames() []string {
 	names := make([]string, len(commands))
 	for i, c := range commands {
@@ -102,9 +112,7 @@ func printOverview(w *os.File) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
 	for _, c := range commands {
-		if !c.hidden() {
-			fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
-		}
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'durabench COMMAND --help' for a command's flags and examples, 'durabench --version' for the build.")

@@ -11,6 +11,7 @@ import (
 	"github.com/durabench/durabench/internal/envinfo"
 	"github.com/durabench/durabench/results"
 	"github.com/durabench/durabench/sqlitebench"
+	"github.com/spf13/pflag"
 )
 
 const sqliteSynopsis = `sqlite --dir DIR [flags]
@@ -53,21 +54,26 @@ const sqliteExamples = `  # Every engine, journal mode, synchronous level and fu
 
 // sqliteFlags are durabench sqlite's own flags, as given.
 type sqliteFlags struct {
-	engines, journalModes, synchronous, fullfsync, checkpointFullFsync, sqliteLib string
-	commits, walCommits, warmup, rounds, rowsPerCommit, rowBytes                  int
-	countSyscalls                                                                 bool
+	engines, journalModes, synchronous, fullfsync, checkpointFullFsync []string
+	sqliteLib                                                          string
+	commits, walCommits, warmup, rounds, rowsPerCommit, rowBytes       int
+	countSyscalls                                                      bool
 }
+
+// sqliteRenamed are the sqlitebench.Config fields whose flag is not the
+// field's name kebab-cased.
+var sqliteRenamed = map[string]string{"FullFsync": "fullfsync", "CheckpointFullFsync": "checkpoint-fullfsync", "SystemLib": "sqlite-lib", "WALCommits": "wal-commits"}
 
 func runSQLite(args []string) error {
 	fs := newFlags("sqlite", sqliteSynopsis, sqliteExamples)
 	var o outputFlags
 	var f sqliteFlags
 	addOutputFlags(fs, &o)
-	fs.StringVar(&f.engines, "engines", "", "engines to run: "+strings.Join(drivers.Names(), ", ")+" (default: every one this build and machine can run)")
-	fs.StringVar(&f.journalModes, "journal-modes", strings.Join(sqlitebench.JournalModes, ","), "journal modes")
-	fs.StringVar(&f.synchronous, "synchronous", strings.Join(sqlitebench.SynchronousLevels, ","), "synchronous levels")
-	fs.StringVar(&f.fullfsync, "fullfsync", "0,1", "fullfsync values (F_FULLFSYNC on macOS; changes nothing elsewhere)")
-	fs.StringVar(&f.checkpointFullFsync, "checkpoint-fullfsync", sqlitebench.CheckpointDefault, "checkpoint_fullfsync values: default (left as the engine has it), 0, 1")
+	listVar(fs, &f.engines, "engines", "", "engines to run: "+strings.Join(drivers.Names(), ", ")+" (default: every one this build and machine can run)", sqlitebench.ParseEngines)
+	listVar(fs, &f.journalModes, "journal-modes", strings.Join(sqlitebench.JournalModes, ","), "journal modes", sqlitebench.ParseJournalModes)
+	listVar(fs, &f.synchronous, "synchronous", strings.Join(sqlitebench.SynchronousLevels, ","), "synchronous levels", sqlitebench.ParseSynchronous)
+	listVar(fs, &f.fullfsync, "fullfsync", "0,1", "fullfsync values (F_FULLFSYNC on macOS; changes nothing elsewhere)", sqlitebench.ParseFullFsync)
+	listVar(fs, &f.checkpointFullFsync, "checkpoint-fullfsync", sqlitebench.CheckpointDefault, "checkpoint_fullfsync values: default (left as the engine has it), 0, 1", sqlitebench.ParseCheckpointFullFsync)
 	fs.IntVar(&f.commits, "commits", 500, "measured commits per case and round (WAL cases: --wal-commits)")
 	fs.IntVar(&f.walCommits, "wal-commits", 3000, "measured commits per round in WAL mode, enough to hold WAL checkpoints (every 1,000 pages by default, the only syncs at synchronous=normal); 0 for --commits")
 	fs.IntVar(&f.warmup, "warmup", 50, "unmeasured commits before them, on the same connection")
@@ -82,7 +88,7 @@ func runSQLite(args []string) error {
 	if fs.NArg() > 0 {
 		return usageErrorf("unexpected arguments %q", fs.Args())
 	}
-	cfg, err := f.config()
+	cfg, err := f.config(fs)
 	if err != nil {
 		return err
 	}
@@ -95,7 +101,11 @@ func runSQLite(args []string) error {
 		return err
 	}
 	for _, st := range cfg.Skipped {
-		fmt.Fprintf(os.Stderr, "durabench sqlite: not running %s: %s\n", st.Name, st.Reason)
+		hint := ""
+		if st.Name == "system" {
+			hint = " (--sqlite-lib PATH names the libsqlite3 to load)"
+		}
+		fmt.Fprintf(os.Stderr, "durabench sqlite: not running %s: %s%s\n", st.Name, st.Reason, hint)
 	}
 
 	return measure(&o, "sqlite", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
@@ -113,33 +123,16 @@ func runSQLite(args []string) error {
 }
 
 // config turns the flags into a validated sqlitebench.Config, with the
-// engines this build and machine can run; every error is refused input.
-func (f sqliteFlags) config() (sqlitebench.Config, error) {
-	cfg := sqlitebench.Config{SystemLib: f.sqliteLib, Commits: f.commits, WALCommits: f.walCommits, Warmup: f.warmup, Rounds: f.rounds,
-		RowsPerCommit: f.rowsPerCommit, RowBytes: f.rowBytes}
-	var asked []string
-	var err error
-	if strings.TrimSpace(f.engines) != "" {
-		if asked, err = sqlitebench.ParseEngines(f.engines); err != nil {
-			return cfg, asUsage(err)
-		}
-	}
-	if cfg.JournalModes, err = sqlitebench.ParseJournalModes(f.journalModes); err != nil {
-		return cfg, asUsage(err)
-	}
-	if cfg.Synchronous, err = sqlitebench.ParseSynchronous(f.synchronous); err != nil {
-		return cfg, asUsage(err)
-	}
-	if cfg.FullFsync, err = sqlitebench.ParseFullFsync(f.fullfsync); err != nil {
-		return cfg, asUsage(err)
-	}
-	if cfg.CheckpointFullFsync, err = sqlitebench.ParseCheckpointFullFsync(f.checkpointFullFsync); err != nil {
-		return cfg, asUsage(err)
-	}
-	sel, err := sqlitebench.SelectEngines(asked, f.sqliteLib)
+// engines this build and machine can run; every error is refused input
+// naming its flag.
+func (f sqliteFlags) config(fs *pflag.FlagSet) (sqlitebench.Config, error) {
+	cfg := sqlitebench.Config{SystemLib: f.sqliteLib, JournalModes: f.journalModes, Synchronous: f.synchronous,
+		FullFsync: f.fullfsync, CheckpointFullFsync: f.checkpointFullFsync,
+		Commits: f.commits, WALCommits: f.walCommits, Warmup: f.warmup, Rounds: f.rounds, RowsPerCommit: f.rowsPerCommit, RowBytes: f.rowBytes}
+	sel, err := sqlitebench.SelectEngines(f.engines, f.sqliteLib)
 	if err != nil {
-		return cfg, asUsage(err)
+		return cfg, refuse(err, fs, sqliteRenamed)
 	}
 	cfg.Engines, cfg.Skipped = sel.Names, sel.Skipped
-	return cfg, asUsage(cfg.Validate())
+	return cfg, refuse(cfg.Validate(), fs, sqliteRenamed)
 }

@@ -150,7 +150,7 @@ func TestPragmasWithCrashVerdicts(t *testing.T) {
 	}
 }
 
-// macOS (hand-built from the reference articles): against power loss
+// macOS (hand-built from the macOS backlog and staircase articles): against power loss
 // only fullfsync=1 on a public build keeps commits; the system engine's
 // fullfsync=1 is a barrier and keeps none.
 func TestPragmasMacOS(t *testing.T) {

@@ -350,19 +350,19 @@ func NeighborMeaning(recs []results.Record) []string {
 				}
 			}
 			if worst.level == idle.level {
-				lines = append(lines, fmt.Sprintf("%s: the neighbour's %s changed nothing measurable (median %s idle).", m, mode.mode, dur(idle.p50)))
+				lines = append(lines, fmt.Sprintf("%s: the neighbor's %s changed nothing measurable (median %s idle).", m, mode.mode, dur(idle.p50)))
 				continue
 			}
 			what := "a " + worst.level + " backlog"
 			if mode.mode == "stream" {
-				what = "a neighbour writing " + worst.level + "/s"
+				what = "a neighbor writing " + worst.level + "/s"
 				if worst.level == "max" {
-					what = "a neighbour writing as fast as it can"
+					what = "a neighbor writing as fast as it can"
 				}
 			}
 			l := fmt.Sprintf("%s behind %s: median %s against %s idle (%s).", m, what, dur(worst.p50), dur(idle.p50), ratio(float64(worst.p50), float64(idle.p50)))
 			if mode.mode == "backlog" && worst.nbr > 0 {
-				l += fmt.Sprintf(" The neighbour's own sync then took %s.", dur(int64(worst.nbr)))
+				l += fmt.Sprintf(" The neighbor's own sync then took %s.", dur(int64(worst.nbr)))
 			}
 			lines = append(lines, l)
 		}

@@ -156,7 +156,7 @@ const (
 	docAtomic      = "https://www.sqlite.org/atomiccommit.html (section 2, Hardware Assumptions; section 4, Rollback)"
 	docFullFsync   = "https://www.sqlite.org/pragma.html#pragma_fullfsync"
 	appleFsync     = "Apple's fsync(2) man page (macOS): the drive \"may not physically write the data … for quite some time and it may be written in an out-of-order sequence\""
-	appleBarrier   = "measured on macOS with an interposer counting calls (docs/results, the macOS reference article): Apple's /usr/lib/libsqlite3.dylib issues fcntl(F_BARRIERFSYNC) where the public SQLite issues F_FULLFSYNC; F_BARRIERFSYNC orders writes but does not wait for them to reach storage (fcntl(2))"
+	appleBarrier   = "measured on macOS with an interposer counting calls (the macOS backlog article, docs/design/method.md): Apple's /usr/lib/libsqlite3.dylib issues fcntl(F_BARRIERFSYNC) where the public SQLite issues F_FULLFSYNC; F_BARRIERFSYNC orders writes but does not wait for them to reach storage (fcntl(2))"
 	osUnixFull     = "SQLite's os_unix.c, full_fsync(): fcntl(F_FULLFSYNC) when fullfsync=1 and F_FULLFSYNC exists (macOS)"
 )
 
