@@ -15,8 +15,6 @@ import (
 	"github.com/durabench/durabench/internal/saved"
 	"github.com/durabench/durabench/results"
 	"github.com/durabench/durabench/sqlitebench"
-	"github.com/durabench/durabench/syscalls"
-	"github.com/durabench/durabench/wal"
 	"github.com/durabench/durabench/walbench"
 	"github.com/spf13/pflag"
 )
@@ -111,8 +109,10 @@ func (s *adviseSource) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&s.dir, "dir", ".", "without --from: where to measure (a new child directory, removed afterwards)")
 }
 
-// load reads the saved runs, refusing ones that cannot be read.
-func (s *adviseSource) load() ([]saved.Run, error) {
+// loadOrMeasure reads the saved runs, refusing ones that cannot be read;
+// without --from it measures m under --dir instead, in a run directory
+// named after experiment.
+func (s *adviseSource) loadOrMeasure(experiment string, m func(run *fixtures.Run) ([]results.Record, error)) ([]saved.Run, error) {
 	var runs []saved.Run
 	for _, p := range s.from {
 		r, err := saved.Load(p)
@@ -121,7 +121,17 @@ func (s *adviseSource) load() ([]saved.Run, error) {
 		}
 		runs = append(runs, r)
 	}
-	return runs, nil
+	if len(runs) > 0 {
+		return runs, nil
+	}
+	if err := checkDir(s.dir); err != nil {
+		return nil, err
+	}
+	r, err := measureFor(s.dir, experiment, m)
+	if err != nil {
+		return nil, err
+	}
+	return []saved.Run{r}, nil
 }
 
 // figures gathers the records of the runs, the first environment found
@@ -188,21 +198,11 @@ func runAdvisePragmas(args []string) error {
 	if minCommits < 0 {
 		return usageErrorf("--min-commits %v: must be 0 or more", minCommits)
 	}
-	runs, err := src.load()
+	runs, err := src.loadOrMeasure("advise-sqlite", func(run *fixtures.Run) ([]results.Record, error) {
+		return quickPragmaRun(run, engine)
+	})
 	if err != nil {
 		return err
-	}
-	if len(runs) == 0 {
-		if err := checkDir(src.dir); err != nil {
-			return err
-		}
-		r, err := measureFor(src.dir, "advise-sqlite", func(run *fixtures.Run) ([]results.Record, error) {
-			return quickPragmaRun(run, engine)
-		})
-		if err != nil {
-			return err
-		}
-		runs = []saved.Run{r}
 	}
 	recs, env, hasEnv, from := figures(runs)
 	in := advise.PragmaInput{Records: recs, From: from}
@@ -271,19 +271,9 @@ func runAdviseGroup(args []string) error {
 	if err != nil || limit <= 0 {
 		return usageErrorf("--max-p99 %q: give a positive duration such as 2ms or 500us", maxP99)
 	}
-	runs, err := src.load()
+	runs, err := src.loadOrMeasure("advise-wal", quickGroupRun)
 	if err != nil {
 		return err
-	}
-	if len(runs) == 0 {
-		if err := checkDir(src.dir); err != nil {
-			return err
-		}
-		r, err := measureFor(src.dir, "advise-wal", quickGroupRun)
-		if err != nil {
-			return err
-		}
-		runs = []saved.Run{r}
 	}
 	recs, _, _, from := figures(runs)
 	a, err := advise.GroupCommit(recs, from, advise.GroupQuestion{TargetCommits: target, MaxP99: limit.Nanoseconds()})
@@ -294,21 +284,9 @@ func runAdviseGroup(args []string) error {
 }
 
 // quickGroupRun is the short curve advise group-commit measures without
-// --from: 4 KiB records in an initialized segment, buffered, fdatasync
-// where the OS has it (else fsync), 1 to 64 writers, 2 rounds.
+// --from: the suite's, with 1 to 64 writers.
 func quickGroupRun(run *fixtures.Run) ([]results.Record, error) {
-	method := syscalls.Fsync
-	if syscalls.Fdatasync.Available() {
-		method = syscalls.Fdatasync
-	}
-	cfg := walbench.Config{
-		Layouts:    []fixtures.State{fixtures.Initialized},
-		BlockSizes: []int64{4 << 10},
-		IOModes:    []wal.IOMode{wal.Buffered},
-		Methods:    []syscalls.Method{method},
-		Iterations: 3200, Warmup: 320, Rounds: 2,
-		FileSize: 16 << 20, SyncEvery: 1, Writers: []int{1, 2, 4, 8, 16, 32, 64},
-	}
+	cfg := quickWALConfig(1, 2, 4, 8, 16, 32, 64)
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

@@ -113,21 +113,28 @@ func quickSync(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Wr
 	return syncbench.Records(res, nil, env.ID), func(w io.Writer) error { return syncbench.Report(w, cfg, res, nil) }, nil
 }
 
-// quickWAL is a short durabench wal: 4 KiB records in initialized segments,
-// buffered, fdatasync where the OS has it (else fsync), 1, 8 and 64 writers.
-func quickWAL(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+// quickWALConfig is a short group-commit curve: 4 KiB records in
+// initialized segments, buffered, fdatasync where the OS has it (else
+// fsync), for the writer counts given.
+func quickWALConfig(writers ...int) walbench.Config {
 	method := syscalls.Fsync
 	if syscalls.Fdatasync.Available() {
 		method = syscalls.Fdatasync
 	}
-	cfg := walbench.Config{
+	return walbench.Config{
 		Layouts:    []fixtures.State{fixtures.Initialized},
 		BlockSizes: []int64{4 << 10},
 		IOModes:    []wal.IOMode{wal.Buffered},
 		Methods:    []syscalls.Method{method},
 		Iterations: 3200, Warmup: 320, Rounds: 2,
-		FileSize: 16 << 20, SyncEvery: 1, Writers: []int{1, 8, 64},
+		FileSize: 16 << 20, SyncEvery: 1, Writers: writers,
 	}
+}
+
+// quickWAL is a short durabench wal: quickWALConfig with 1, 8 and 64
+// writers.
+func quickWAL(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	cfg := quickWALConfig(1, 8, 64)
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, err
 	}

@@ -2,37 +2,16 @@ package advise
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/durabench/durabench/internal/golden"
+
 	"github.com/durabench/durabench/internal/saved"
 	"github.com/durabench/durabench/results"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/advise -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (rerun with -update if the change is intended)\ngot:\n%s\nwant:\n%s", name, got, want)
-	}
-}
 
 // load reads committed fixtures (testdata/<name>) as advise pragmas does.
 func load(t *testing.T, names ...string) PragmaInput {
@@ -72,7 +51,7 @@ func pragmas(t *testing.T, in PragmaInput, q PragmaQuestion) (PragmaAdvice, []by
 // with what it risks.
 func TestPragmasLinuxPowerLoss(t *testing.T) {
 	a, out := pragmas(t, load(t, "linux-sqlite"), PragmaQuestion{Failure: PowerLoss})
-	golden(t, "pragmas-linux-power-loss.golden", out)
+	golden.Check(t, "pragmas-linux-power-loss.golden", out)
 	if a.Pick == nil || !a.Pick.Keeps() {
 		t.Fatalf("no pick that keeps the promise: %+v", a.Pick)
 	}
@@ -107,7 +86,7 @@ func TestPragmasLinuxPowerLoss(t *testing.T) {
 func TestPragmasNoneMeetsTarget(t *testing.T) {
 	in := load(t, "linux-sqlite")
 	a, out := pragmas(t, in, PragmaQuestion{Failure: OSCrash, Engine: "mattn", MinCommits: 1e6})
-	golden(t, "pragmas-linux-none-meets.golden", out)
+	golden.Check(t, "pragmas-linux-none-meets.golden", out)
 	if a.Pick != nil || a.Best == nil {
 		t.Fatalf("pick %v, best %v: want no pick and a closest", a.Pick, a.Best)
 	}
@@ -120,7 +99,7 @@ func TestPragmasNoneMeetsTarget(t *testing.T) {
 // with a journal on disk, and only journal_mode off and memory risk it.
 func TestPragmasAppCrash(t *testing.T) {
 	a, out := pragmas(t, load(t, "linux-sqlite"), PragmaQuestion{Failure: AppCrash})
-	golden(t, "pragmas-linux-app-crash.golden", out)
+	golden.Check(t, "pragmas-linux-app-crash.golden", out)
 	if a.Pick == nil || a.Pick.JournalMode == "off" || a.Pick.JournalMode == "memory" {
 		t.Fatalf("pick %+v", a.Pick)
 	}
@@ -132,7 +111,7 @@ func TestPragmasAppCrash(t *testing.T) {
 func TestPragmasWithCrashVerdicts(t *testing.T) {
 	in := load(t, "linux-sqlite", "crash-handmade")
 	a, out := pragmas(t, in, PragmaQuestion{Failure: PowerLoss, Engine: "mattn"})
-	golden(t, "pragmas-linux-crash.golden", out)
+	golden.Check(t, "pragmas-linux-crash.golden", out)
 	c := Config{Engine: "mattn", JournalMode: "wal", Synchronous: "extra", FullFsync: "0", OS: "linux"}
 	as := Assess(a.rows, c, PowerLoss)
 	if as.Verdict != LosesLast || !strings.HasPrefix(as.Risk(), "measured:") {
@@ -156,7 +135,7 @@ func TestPragmasWithCrashVerdicts(t *testing.T) {
 func TestPragmasMacOS(t *testing.T) {
 	in := load(t, "macos-reference")
 	a, out := pragmas(t, in, PragmaQuestion{Failure: PowerLoss})
-	golden(t, "pragmas-macos-power-loss.golden", out)
+	golden.Check(t, "pragmas-macos-power-loss.golden", out)
 	if a.Pick == nil || a.Pick.FullFsync != "1" || a.Pick.Engine == "system" {
 		t.Fatalf("pick %+v: want fullfsync=1 on a public build", a.Pick)
 	}
@@ -168,7 +147,7 @@ func TestPragmasMacOS(t *testing.T) {
 	}
 
 	a, out = pragmas(t, in, PragmaQuestion{Failure: PowerLoss, Engine: "system"})
-	golden(t, "pragmas-macos-system.golden", out)
+	golden.Check(t, "pragmas-macos-system.golden", out)
 	if a.Pick != nil || a.Best != nil {
 		t.Errorf("the system engine's barrier configuration was taken as durable: %+v", a.Best)
 	}
@@ -178,7 +157,7 @@ func TestPragmasMacOS(t *testing.T) {
 
 	// Through an OS crash the drive keeps its cache: fsync is enough.
 	a, out = pragmas(t, in, PragmaQuestion{Failure: OSCrash})
-	golden(t, "pragmas-macos-os-crash.golden", out)
+	golden.Check(t, "pragmas-macos-os-crash.golden", out)
 	if a.Pick == nil || a.Pick.FullFsync != "0" {
 		t.Errorf("OS crash on macOS: pick %+v, want fullfsync=0 (fsync hands data to the drive, which keeps power)", a.Pick)
 	}
@@ -246,7 +225,7 @@ func TestGroupCommitLinux(t *testing.T) {
 	if err := a.Render(&buf); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "group-linux.golden", buf.Bytes())
+	golden.Check(t, "group-linux.golden", buf.Bytes())
 	if a.Pick == nil || a.Pick.CommitsPerSec < q.TargetCommits || a.Pick.P99 > q.MaxP99 {
 		t.Fatalf("pick %+v does not meet %+v", a.Pick, q)
 	}
@@ -272,7 +251,7 @@ func TestGroupCommitNoneMeets(t *testing.T) {
 	if err := a.Render(&buf); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "group-none-meets.golden", buf.Bytes())
+	golden.Check(t, "group-none-meets.golden", buf.Bytes())
 	if a.Pick != nil || a.FastestWithin != nil || a.QuickestReaching != nil {
 		t.Errorf("a 10M/s target within 1 µs found %v, %v, %v", a.Pick, a.FastestWithin, a.QuickestReaching)
 	}
@@ -293,7 +272,7 @@ func TestGroupCommitKneeOutsideRange(t *testing.T) {
 	if err := a.Render(&buf); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "group-knee-outside.golden", buf.Bytes())
+	golden.Check(t, "group-knee-outside.golden", buf.Bytes())
 	if a.Knee.Inside {
 		t.Fatalf("knee %+v: the fixture's curve is still rising at 64 writers", a.Knee)
 	}
@@ -322,7 +301,7 @@ func TestMeaning(t *testing.T) {
 			}
 			var buf bytes.Buffer
 			RenderMeaning(&buf, lines)
-			golden(t, "meaning-"+tt.fixture+".golden", buf.Bytes())
+			golden.Check(t, "meaning-"+tt.fixture+".golden", buf.Bytes())
 		})
 	}
 }

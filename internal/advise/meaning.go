@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/durabench/durabench/internal/saved"
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/measure"
 	"github.com/durabench/durabench/results"
@@ -105,21 +106,10 @@ func riskWords(promise string) string {
 	return promise
 }
 
-// pooled returns the pooled records of experiment.
-func pooled(recs []results.Record, experiment string) []results.Record {
-	var out []results.Record
-	for _, r := range recs {
-		if r.Experiment == experiment && r.Round == results.PooledRound {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // SyncMeaning reads `sync` records: the cheapest method that reaches
 // stable storage, what the cheaper ones give up, and the staircase.
 func SyncMeaning(recs []results.Record) []string {
-	all := pooled(recs, "sync")
+	all := saved.Pooled(recs, "sync")
 	if len(all) == 0 {
 		return nil
 	}
@@ -327,7 +317,7 @@ func NeighborMeaning(recs []results.Record) []string {
 		}
 		by := map[string][]cell{}
 		var methods []string
-		for _, r := range pooled(recs, "neighbor") {
+		for _, r := range saved.Pooled(recs, "neighbor") {
 			if r.Params.Get("mode") != mode.mode || r.Params.Get("variant") == "pre-sync" {
 				continue
 			}

@@ -2,37 +2,17 @@ package compare
 
 import (
 	"bytes"
-	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/durabench/durabench/internal/golden"
 
 	"github.com/durabench/durabench/internal/envinfo"
 	"github.com/durabench/durabench/internal/saved"
 	"github.com/durabench/durabench/results"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/compare -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (rerun with -update if the change is intended)\ngot:\n%s\nwant:\n%s", name, got, want)
-	}
-}
 
 // Two committed runs measured here on different file systems (ext4 on the
 // VM's disk, tmpfs), standing for two machines: every case lines up
@@ -58,7 +38,7 @@ func TestCompareTwoMachines(t *testing.T) {
 	if err := c.Render(&buf); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "ext4-tmpfs.golden", buf.Bytes())
+	golden.Check(t, "ext4-tmpfs.golden", buf.Bytes())
 	if len(c.Tables) != 1 || c.Tables[0].Experiment != "sqlite" {
 		t.Fatalf("tables %+v, want one sqlite table", c.Tables)
 	}
