@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -210,6 +211,9 @@ func runAdvisePragmas(args []string) error {
 		in.OS, in.FS, in.EnvWarnings = env.OS, env.FSType, env.Warnings
 	}
 	a, err := advise.Pragmas(in, advise.PragmaQuestion{Failure: failure, Engine: engine, MinCommits: minCommits})
+	if errors.Is(err, advise.ErrNoFigures) {
+		return usageErrorf("%v: give --from the --out directory of durabench sqlite (or suite), or leave --from out to measure under --dir", err)
+	}
 	if err != nil {
 		return asUsage(err)
 	}
@@ -277,6 +281,9 @@ func runAdviseGroup(args []string) error {
 	}
 	recs, _, _, from := figures(runs)
 	a, err := advise.GroupCommit(recs, from, advise.GroupQuestion{TargetCommits: target, MaxP99: limit.Nanoseconds()})
+	if errors.Is(err, advise.ErrNoFigures) {
+		return usageErrorf("%v: give --from the --out directory of durabench wal (or suite), e.g. of durabench wal --writers 1,2,4,8,16,32,64 --out DIR", err)
+	}
 	if err != nil {
 		return asUsage(err)
 	}

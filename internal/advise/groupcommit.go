@@ -111,7 +111,7 @@ func GroupCommit(recs []results.Record, from string, q GroupQuestion) (GroupAdvi
 	cases := LogCases(recs)
 	a.cases = cases
 	if len(cases) == 0 {
-		return a, errorf("no wal results in %s: run durabench wal (or suite) with --out, e.g. durabench wal --writers 1,2,4,8,16,32,64 --out DIR", from)
+		return a, errorf("%w: no wal results in %s", ErrNoFigures, from)
 	}
 	var meet []LogCase
 	for i := range cases {

@@ -2,6 +2,7 @@ package advise
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -87,6 +88,10 @@ func caseKey(rec results.Record) string {
 	return b.String()
 }
 
+// ErrNoFigures is wrapped by the errors of Pragmas and GroupCommit when
+// the records hold none of the experiment they advise from.
+var ErrNoFigures = errors.New("nothing to advise from")
+
 // PragmaQuestion is what `durabench advise pragmas` asks.
 type PragmaQuestion struct {
 	Failure    Failure
@@ -157,7 +162,7 @@ func Pragmas(in PragmaInput, q PragmaQuestion) (PragmaAdvice, error) {
 	a := PragmaAdvice{Question: q, OS: goos, From: in.From}
 	cases := SQLiteCases(in.Records, goos)
 	if len(cases) == 0 {
-		return a, errorf("no sqlite results in %s: run durabench sqlite (or suite) with --out, or let advise measure", in.From)
+		return a, errorf("%w: no sqlite results in %s", ErrNoFigures, in.From)
 	}
 	for _, c := range cases {
 		if !slices.Contains(a.Engines, c.Engine) {

@@ -39,7 +39,7 @@ func Load(path string) (Run, error) {
 	run := Run{Path: path}
 	fi, err := os.Stat(path)
 	if err != nil {
-		return run, fmt.Errorf("saved: %w: give an --out directory of durabench or its %s", err, results.JSONLFile)
+		return run, fmt.Errorf("saved: %w: give a results directory of durabench (with %s and %s) or its %s", err, results.JSONLFile, results.EnvFile, results.JSONLFile)
 	}
 	jsonl, envPath := path, filepath.Join(filepath.Dir(path), results.EnvFile)
 	if fi.IsDir() {
@@ -47,7 +47,7 @@ func Load(path string) (Run, error) {
 	}
 	f, err := os.Open(jsonl)
 	if errors.Is(err, fs.ErrNotExist) {
-		return run, fmt.Errorf("saved: %s: %w (%s missing): give the --out directory of a measuring command", path, ErrNoResults, results.JSONLFile)
+		return run, fmt.Errorf("saved: %s: %w (%s missing): give the results directory a measuring command wrote", path, ErrNoResults, results.JSONLFile)
 	}
 	if err != nil {
 		return run, fmt.Errorf("saved: %w", err)
