@@ -291,6 +291,7 @@ func TestMeaning(t *testing.T) {
 		{"linux-sqlite", "linux"},
 		{"linux-wal", "linux"},
 		{"linux-suite", "linux"},
+		{"linux-neighbor", "linux"},
 		{"macos-reference", "darwin"},
 	} {
 		t.Run(tt.fixture, func(t *testing.T) {
@@ -362,5 +363,31 @@ func TestCrashRowsMacOS(t *testing.T) {
 	}
 	if n := len(CrashRows(recs, "linux", "xfs", "x")); n != 0 {
 		t.Errorf("%d rows for xfs, which wants posix-strict verdicts the fixture does not have", n)
+	}
+}
+
+// The neighbor's lines compare each backlog with the idle baseline of the
+// same method, from the medians the records carry.
+func TestNeighborMeaning(t *testing.T) {
+	recs := load(t, "linux-neighbor").Records
+	var idle, worst results.Record
+	for _, r := range recs {
+		if r.Experiment != "neighbor" || r.Round != results.PooledRound {
+			continue
+		}
+		switch r.Params.Get("backlog") {
+		case "0":
+			idle = r
+		default:
+			worst = r
+		}
+	}
+	lines := NeighborMeaning(recs)
+	if len(lines) != 2 {
+		t.Fatalf("%d lines: %q", len(lines), lines)
+	}
+	want := "fdatasync behind a " + worst.Params.Get("backlog") + " backlog: median " + dur(worst.Stats.Total.P50) + " against " + dur(idle.Stats.Total.P50) + " idle"
+	if !strings.HasPrefix(lines[0], want) {
+		t.Errorf("line %q, want it to start %q", lines[0], want)
 	}
 }
