@@ -251,6 +251,7 @@ func (a GroupAdvice) arithmetic(w io.Writer) {
 	} else {
 		fmt.Fprintln(w, ".")
 	}
+	fmt.Fprintln(w, "These are lower bounds; the curve below shows what it took here.")
 }
 
 // kneeSentence names a curve's knee, or says there is none in range.
