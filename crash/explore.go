@@ -90,6 +90,9 @@ type Result struct {
 	MaxLost  uint64  // the most acknowledged commits one state lacked
 	Corrupt  int     // corrupt states
 	Seconds  float64 // wall time building and checking
+	// Notes are the recorder's notes on what it saw but could not record
+	// (Log.Notes): a verdict is only as complete as the log.
+	Notes []string
 	// SmallestLost and SmallestCorrupt are the smallest failing states of
 	// each kind; nil when there were none.
 	SmallestLost, SmallestCorrupt *Failure
@@ -121,7 +124,7 @@ func Explore(log *Log, x Explorer) (Result, error) {
 		return Result{}, err
 	}
 	f := analyse(r, x.Model)
-	res := Result{Config: x.Config, Model: x.Model.Name, Events: len(log.Events), Torn: x.Torn.String()}
+	res := Result{Config: x.Config, Model: x.Model.Name, Events: len(log.Events), Torn: x.Torn.String(), Notes: log.Notes}
 	if x.Model.Epochs {
 		res.Mapping = x.Model.Map.String()
 	}

@@ -302,3 +302,50 @@ func ParseModels(csv string) ([]Model, error) {
 	}
 	return ms, nil
 }
+
+// Describe lists the model's rules in words, one line per sync call, for
+// durabench crash models.
+func (m Model) Describe() []string {
+	var lines []string
+	for k := SyncFsync; k <= SyncFS; k++ {
+		lines = append(lines, fmt.Sprintf("%-16s %s", darwinCall(k)+":", m.Rules[k].words(m.Epochs)))
+	}
+	lines = append(lines, fmt.Sprintf("%-16s %s", "directory sync:", m.DirSync.words(m.Epochs)))
+	lines = append(lines, fmt.Sprintf("%-16s %s", "O_DSYNC write:", m.DsyncWrite.words(m.Epochs)))
+	return lines
+}
+
+// words says what a rule does.
+func (r Rule) words(epochs bool) string {
+	var parts []string
+	verb := "durable"
+	if epochs {
+		verb = "handed to the drive"
+	}
+	switch {
+	case r.All:
+		parts = append(parts, "every file's data "+verb)
+	case r.File:
+		parts = append(parts, "the file's data and size "+verb)
+	}
+	switch r.Names {
+	case NamesAll:
+		parts = append(parts, "every earlier name operation durable (journal commit)")
+	case NamesIfMeta:
+		parts = append(parts, "every earlier name operation durable if the file's size or allocation changed since its last sync")
+	case NamesOfDir:
+		parts = append(parts, "the directory's earlier name operations durable")
+	case NamesHandOff:
+		parts = append(parts, "earlier name operations handed to the drive")
+	}
+	if r.Barrier {
+		parts = append(parts, "then a barrier: nothing handed over later persists before it")
+	}
+	if r.Flush {
+		parts = append(parts, "then a drive flush: everything handed over so far durable")
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, "; ")
+}

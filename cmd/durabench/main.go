@@ -33,6 +33,7 @@ var commands = []command{
 	{"trace", "run a command and count its sync, fcntl and write calls, by file", runTrace},
 	{"advise", "from saved results: the SQLite pragmas or the group commit that meet your target", runAdvise},
 	{"compare", "put runs (or machines) side by side: ratios per case and whether they are significant", runCompare},
+	{"crash", "simulate power cuts: which acknowledged commits survive, under which persistence model", runCrash},
 	{"version", "print the build: version, git revision, Go, cgo, SQLite engines", runVersion},
 }
 
