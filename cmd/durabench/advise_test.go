@@ -141,3 +141,42 @@ func TestMeasuringCommandsSayWhatItMeans(t *testing.T) {
 		})
 	}
 }
+
+// By default a WAL case times 3,000 commits per round (enough for a
+// checkpoint) and the others 500; --commits given alone sets both.
+func TestSQLiteWALCommitsDefault(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"sqlite", "--dir", dir, "--engines", "modernc", "--journal-modes", "wal,delete", "--synchronous", "off", "--fullfsync", "0", "--rounds", "1", "--format", "jsonl"}
+	for _, tt := range []struct {
+		extra           []string
+		wal, deleteMode int
+	}{
+		{nil, 3000, 500},
+		{[]string{"--commits", "40"}, 40, 40},
+		{[]string{"--commits", "40", "--wal-commits", "1100"}, 1100, 40},
+	} {
+		stdout, stderr, code := durabench(t, append(base, tt.extra...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tt.extra, code, stderr)
+		}
+		f := filepath.Join(t.TempDir(), "results.jsonl")
+		os.WriteFile(f, []byte(stdout), 0o644)
+		seen := 0
+		for _, r := range readRecords(t, filepath.Dir(f)) {
+			if r.Round != 1 {
+				continue
+			}
+			seen++
+			want := tt.deleteMode
+			if r.Params.Get("journal_mode") == "wal" {
+				want = tt.wal
+			}
+			if r.N != want {
+				t.Errorf("%v: %s round 1 timed %d commits, want %d", tt.extra, r.Params.Get("journal_mode"), r.N, want)
+			}
+		}
+		if seen != 2 {
+			t.Errorf("%v: %d round-1 records, want one per journal mode", tt.extra, seen)
+		}
+	}
+}

@@ -75,7 +75,7 @@ func runSQLite(args []string) error {
 	listVar(fs, &f.fullfsync, "fullfsync", "0,1", "fullfsync values (F_FULLFSYNC on macOS; changes nothing elsewhere)", sqlitebench.ParseFullFsync)
 	listVar(fs, &f.checkpointFullFsync, "checkpoint-fullfsync", sqlitebench.CheckpointDefault, "checkpoint_fullfsync values: default (left as the engine has it), 0, 1", sqlitebench.ParseCheckpointFullFsync)
 	fs.IntVar(&f.commits, "commits", 500, "measured commits per case and round (WAL cases: --wal-commits)")
-	fs.IntVar(&f.walCommits, "wal-commits", 3000, "measured commits per round in WAL mode, enough to hold WAL checkpoints (every 1,000 pages by default, the only syncs at synchronous=normal); 0 for --commits")
+	fs.IntVar(&f.walCommits, "wal-commits", 3000, "measured commits per round in WAL mode, enough to hold WAL checkpoints (every 1,000 pages by default, the only syncs at synchronous=normal); 0, or --commits given without this flag: as --commits")
 	fs.IntVar(&f.warmup, "warmup", 50, "unmeasured commits before them, on the same connection")
 	fs.IntVar(&f.rounds, "rounds", 3, "rounds; each runs every case on a fresh database, and percentiles pool them")
 	fs.IntVar(&f.rowsPerCommit, "rows-per-commit", 1, "inserts per transaction")
@@ -87,6 +87,9 @@ func runSQLite(args []string) error {
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("unexpected arguments %q", fs.Args())
+	}
+	if fs.Changed("commits") && !fs.Changed("wal-commits") {
+		f.walCommits = 0 // the commits asked for, in every case
 	}
 	cfg, err := f.config(fs)
 	if err != nil {
