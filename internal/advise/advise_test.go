@@ -391,3 +391,27 @@ func TestNeighborMeaning(t *testing.T) {
 		t.Errorf("line %q, want it to start %q", lines[0], want)
 	}
 }
+
+// Real crash verdicts (durabench crash sqlite, measured here) agree with
+// the documented table where it is crisp, and advise cites them.
+func TestPragmasWithMeasuredCrashVerdicts(t *testing.T) {
+	in := load(t, "linux-sqlite", "linux-crash")
+	a, out := pragmas(t, in, PragmaQuestion{Failure: PowerLoss})
+	golden.Check(t, "pragmas-linux-crash-measured.golden", out)
+	if a.Pick == nil || !strings.HasPrefix(a.Pick.Risk(), "measured: no loss") {
+		t.Fatalf("pick %+v: want one the crash results found no loss in", a.Pick)
+	}
+	for _, tt := range []struct {
+		j, s string
+		want Verdict
+	}{{"wal", "full", Keeps}, {"wal", "normal", LosesLast}, {"delete", "full", LosesLast}, {"delete", "extra", Keeps}} {
+		as := Assess(a.rows, Config{"modernc", tt.j, tt.s, "0", "linux"}, PowerLoss)
+		measured := false
+		for _, r := range as.Rows {
+			measured = measured || strings.HasPrefix(r.Source, "measured: durabench crash, model linux-ext4")
+		}
+		if as.Verdict != tt.want || !measured {
+			t.Errorf("%s/%s: %v (measured row among the deciding: %v), want %v from the crash results", tt.j, tt.s, as.Verdict, measured, tt.want)
+		}
+	}
+}

@@ -351,7 +351,9 @@ func (a PragmaAdvice) Render(w io.Writer) error {
 	src := func(o Option) string {
 		var refs []string
 		for _, r := range o.Rows {
-			refs = append(refs, fmt.Sprintf("[%d]", slices.Index(a.Sources, r.Source)+1))
+			if ref := fmt.Sprintf("[%d]", slices.Index(a.Sources, r.Source)+1); !slices.Contains(refs, ref) {
+				refs = append(refs, ref)
+			}
 		}
 		return strings.Join(refs, "")
 	}
