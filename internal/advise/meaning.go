@@ -264,7 +264,12 @@ func SQLiteMeaning(recs []results.Record, goos string) []string {
 	} else {
 		lines = append(lines, fmt.Sprintf("Fastest durable here (keeps every commit through a power loss): %s on %s, %s commits/s, p99 %s.",
 			ref.Name(), ref.Engine, rate(ref.CommitsPerSec), p99(ref.P99)))
-		if len(a.Faster) > 0 {
+		// The trade worth naming: the fastest option that only loses the
+		// last commits; one that may corrupt only when there is no such.
+		if i := slices.IndexFunc(a.Faster, func(o Option) bool { return o.Verdict == LosesLast }); i >= 0 {
+			f := a.Faster[i]
+			lines = append(lines, fmt.Sprintf("%s is %s faster and %s.", f.Name(), ratio(f.CommitsPerSec, ref.CommitsPerSec), riskPhrase(f)))
+		} else if len(a.Faster) > 0 {
 			f := a.Faster[0]
 			lines = append(lines, fmt.Sprintf("%s is %s faster and %s.", f.Name(), ratio(f.CommitsPerSec, ref.CommitsPerSec), riskPhrase(f)))
 		}
