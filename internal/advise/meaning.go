@@ -25,8 +25,8 @@ const MaxMeaning = 5
 
 // Meaning returns the "What this means" lines for the records of one run
 // on goos: for a run of one experiment, its own lines; for several (the
-// suite), the first line of each in the order they appear, then their
-// second lines while there is room.
+// suite), the first line of each in the order they appear, then second
+// lines while there is room (sqlite's, wal's, sync's, neighbor's).
 func Meaning(recs []results.Record, goos string) []string {
 	var exps []string
 	for _, r := range recs {
@@ -56,11 +56,16 @@ func Meaning(recs []results.Record, goos string) []string {
 		each[i] = per(e)
 	}
 	var lines []string
-	for n := range 2 {
-		for _, l := range each {
-			if len(l) > n && len(lines) < MaxMeaning {
-				lines = append(lines, l[n])
-			}
+	for _, l := range each {
+		if len(l) > 0 && len(lines) < MaxMeaning {
+			lines = append(lines, l[0])
+		}
+	}
+	// Second lines while there is room, the decisions first: what a
+	// SQLite setting risks, then the log's curve, then the rest.
+	for _, exp := range []string{"sqlite", "wal", "sync", "neighbor"} {
+		if i := slices.Index(exps, exp); i >= 0 && len(each[i]) > 1 && len(lines) < MaxMeaning {
+			lines = append(lines, each[i][1])
 		}
 	}
 	return lines
