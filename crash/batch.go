@@ -69,19 +69,10 @@ func (b Batch) Explore(ws []Workload) ([]Result, error) {
 		if err != nil {
 			return out, err
 		}
-		for k, m := range w.Models {
-			scratch := filepath.Join(b.Dir, fmt.Sprintf("states-%d-%d", n, k))
-			if err := os.Mkdir(scratch, 0o755); err != nil {
-				return out, fmt.Errorf("crash: %w", err)
-			}
-			res, err := Explore(log, Explorer{Model: m, Seed: b.Seed, States: b.States, Config: w.Name, Torn: b.Torn, Scratch: scratch, Checker: w.Checker})
-			if err != nil {
-				return out, err
-			}
-			if b.Progress != nil {
-				b.Progress(fmt.Sprintf("%s under %s: %d states, %s", w.Name, m.Name, res.States, res.Verdict()))
-			}
-			out = append(out, res)
+		res, err := ExploreModels(log, w.Models, Explorer{Seed: b.Seed, States: b.States, Config: w.Name, Torn: b.Torn, Scratch: b.Dir, Checker: w.Checker}, b.Progress)
+		out = append(out, res...)
+		if err != nil {
+			return out, err
 		}
 	}
 	return out, nil

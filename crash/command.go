@@ -99,7 +99,7 @@ func parseCheckOutput(status int, stdout, stderr []byte) Verdict {
 	sc := bufio.NewScanner(bytes.NewReader(stdout))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
-		if first == "" {
+		if first == "" && line != "" {
 			first = line
 		}
 		switch {
@@ -118,11 +118,17 @@ func parseCheckOutput(status int, stdout, stderr []byte) Verdict {
 		v.Corrupt = true
 		v.Detail = first
 		if v.Detail == "" {
-			v.Detail = strings.TrimSpace(string(stderr))
+			v.Detail = lastLine(stderr) // a traceback ends with the error
 		}
 		if v.Detail == "" {
 			v.Detail = "check command exited 1"
 		}
 	}
 	return v
+}
+
+// lastLine returns the last non-blank line of b, trimmed.
+func lastLine(b []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }

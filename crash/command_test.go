@@ -8,6 +8,9 @@ import (
 )
 
 func TestParseCheckOutput(t *testing.T) {
+	if v := parseCheckOutput(1, nil, []byte("Traceback (most recent call last):\n  File x\nUnicodeDecodeError: bad byte\n")); !v.Corrupt || v.Detail != "UnicodeDecodeError: bad byte" {
+		t.Errorf("a checker that died with a traceback: %+v; want corrupt, its last line as the reason", v)
+	}
 	for _, c := range []struct {
 		status      int
 		out         string
@@ -47,4 +50,9 @@ func TestCommandChecker(t *testing.T) {
 	if v := (CommandChecker{Argv: []string{script, "{dir}", "9"}}).Check(state, 4); v.Err == nil || !strings.Contains(v.Err.Error(), "exit status 3") {
 		t.Errorf("status 3: %+v; want the check to fail", v)
 	}
+}
+
+func readFile(p string) (string, error) {
+	b, err := os.ReadFile(p)
+	return string(b), err
 }

@@ -312,3 +312,31 @@ func Rebuild(log *Log, id StateID) (*State, error) {
 	}
 	return build(r, m, analyse(r, m), id)
 }
+
+// ExploreModels explores log under each of models in turn, with x as the
+// template (its Model is replaced, and each model's states are built in a
+// new child of x.Scratch), and calls progress, if set, with a line per
+// model.
+func ExploreModels(log *Log, models []Model, x Explorer, progress func(line string)) ([]Result, error) {
+	var out []Result
+	scratch := x.Scratch
+	for _, m := range models {
+		dir, err := os.MkdirTemp(scratch, "states-")
+		if err != nil {
+			return out, fmt.Errorf("crash: %w", err)
+		}
+		x.Model, x.Scratch = m, dir
+		res, err := Explore(log, x)
+		if err != nil {
+			return out, err
+		}
+		if err := os.Remove(dir); err != nil {
+			return out, fmt.Errorf("crash: %w", err)
+		}
+		if progress != nil {
+			progress(fmt.Sprintf("%s under %s: %d states, %s", x.Config, m.Name, res.States, res.Verdict()))
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}

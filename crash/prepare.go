@@ -120,17 +120,20 @@ func resolve(log *Log) (*resolved, error) {
 		}
 		return d, base, nil
 	}
+	// lookup returns the inode p names now, changing nothing.
 	lookup := func(p string) (int, bool) {
-		p = path.Clean(p)
-		if p == "." || p == "" || p == "/" {
-			return rootIno, true
+		ino := rootIno
+		for _, el := range strings.Split(path.Clean(p), "/") {
+			if el == "." || el == "" {
+				continue
+			}
+			next, ok := live[ino][el]
+			if !ok {
+				return 0, false
+			}
+			ino = next
 		}
-		d, base, err := dirOf(p)
-		if err != nil {
-			return 0, false
-		}
-		ino, ok := live[d][base]
-		return ino, ok
+		return ino, true
 	}
 
 	byRec := map[uint64]int{} // recorder inode → internal inode

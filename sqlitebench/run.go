@@ -70,8 +70,9 @@ type Result struct {
 	Notes   []string
 	Version string // the engine's SQLite version
 	Rounds  []Round
-	Total   measure.Stats // pooled over the rounds
-	Wall    int64         // sum of the rounds' walls
+	Total   measure.Stats        // pooled over the rounds
+	Latency measure.Distribution // the pooled commits' shape, kept for plots
+	Wall    int64                // sum of the rounds' walls
 	// AllocsPerCommit is over all rounds' timed commits.
 	AllocsPerCommit float64
 }
@@ -113,9 +114,7 @@ func runWith(run *fixtures.Run, cfg Config, progress Progress, lookup func(name 
 	if err := cfg.Validate(); err != nil {
 		return Outcome{}, err
 	}
-	if progress == nil {
-		progress = func(string) {}
-	}
+	progress = runner.Quiet(progress)
 	var out Outcome
 	engines := map[string]engine{}
 	for _, name := range cfg.Engines {
@@ -132,10 +131,7 @@ func runWith(run *fixtures.Run, cfg Config, progress Progress, lookup func(name 
 		out.Engines = append(out.Engines, info)
 	}
 	cases := cfg.cases()
-	acc := make([]*accumulator, len(cases))
-	for i, c := range cases {
-		acc[i] = newAccumulator(c, cfg)
-	}
+	acc := runner.Each(cases, func(c Case) *accumulator { return newAccumulator(c, cfg) })
 	for r := range cfg.Rounds {
 		for _, a := range acc {
 			progress(fmt.Sprintf("round %d/%d: %s", r+1, cfg.Rounds, a.c.Name()))
@@ -290,7 +286,7 @@ func (a *accumulator) noteChanges(round int, set, before, after drivers.Settings
 }
 
 func (a *accumulator) result() Result {
-	r := Result{Case: a.c, Rounds: a.rounds, Total: measure.Summarize(a.samples.Total)}
+	r := Result{Case: a.c, Rounds: a.rounds, Total: measure.Summarize(a.samples.Total), Latency: measure.Distribute(a.samples.Total)}
 	if len(a.rounds) > 0 {
 		r.Effective = a.rounds[0].Effective
 	}

@@ -167,7 +167,7 @@ func measureFor(dir, experiment string, m func(run *fixtures.Run) ([]results.Rec
 	if err != nil {
 		return saved.Run{}, err
 	}
-	fmt.Fprintf(os.Stderr, "durabench advise: measured in %s\n", seconds(time.Since(start)))
+	fmt.Fprintf(os.Stderr, "durabench advise: measured in %.1f s\n", time.Since(start).Seconds())
 	return saved.Run{Path: "a short measurement under " + dir + " just now", Records: recs, Env: env, HasEnv: true}, nil
 }
 

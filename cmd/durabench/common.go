@@ -68,6 +68,18 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 	return nil
 }
 
+// parseOptions is parseFlags for a command that takes flags only: an
+// argument that is not a flag is refused input.
+func parseOptions(fs *pflag.FlagSet, args []string) error {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("unexpected arguments %q", fs.Args())
+	}
+	return nil
+}
+
 // devNull discards pflag's own error printing: dispatch prints the error once.
 type devNull struct{}
 

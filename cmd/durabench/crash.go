@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/durabench/durabench/crash"
@@ -15,6 +16,7 @@ import (
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
 	"github.com/durabench/durabench/results"
+	"github.com/durabench/durabench/wal"
 	"github.com/durabench/durabench/walbench"
 	"github.com/spf13/pflag"
 )
@@ -76,8 +78,8 @@ Subcommands:`)
 	}
 	fmt.Fprintln(w, `
 Examples:
-  durabench crash wal --layouts append --methods fdatasync --states 1000
-  durabench crash run --check ./check.sh -- ./myapp --data .
+  durabench crash wal --dir /tmp --layouts append --methods fdatasync --states 1000
+  durabench crash run --dir /tmp --check ./check.sh -- ./myapp --data {root}
   durabench crash models
 
 Run 'durabench crash SUBCOMMAND --help' for its flags and examples; docs/commands/crash.md explains the models and the verdicts.`)
@@ -85,14 +87,14 @@ Run 'durabench crash SUBCOMMAND --help' for its flags and examples; docs/command
 
 // exploreFlags are the flags every exploring subcommand shares.
 type exploreFlags struct {
-	models string
+	models []crash.Model
 	states int
 	seed   uint64
 	torn   string
 }
 
 func addExploreFlags(fs *pflag.FlagSet, f *exploreFlags) {
-	fs.StringVar(&f.models, "models", strings.Join(crash.ModelNames(), ","), "persistence models: "+strings.Join(crash.ModelNames(), ", "))
+	listVar(fs, &f.models, "models", strings.Join(crash.ModelNames(), ","), "persistence models: "+strings.Join(crash.ModelNames(), ", "), crash.ParseModels)
 	fs.IntVar(&f.states, "states", 1000, "states to check per configuration and model (at least; every cut gets keep-all and lose-all)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the random cuts and variants: the same seed gives the same table")
 	fs.StringVar(&f.torn, "torn", "garbage", "what a torn sector holds: garbage (random bytes) or mix (each byte old or new)")
@@ -100,10 +102,7 @@ func addExploreFlags(fs *pflag.FlagSet, f *exploreFlags) {
 
 // parse validates the shared flags.
 func (f exploreFlags) parse() ([]crash.Model, crash.TornMode, error) {
-	models, err := crash.ParseModels(f.models)
-	if err != nil {
-		return nil, 0, usageErrorf("--models: %v", err)
-	}
+	models := slices.Clone(f.models)
 	torn, err := crash.ParseTornMode(f.torn)
 	if err != nil {
 		return nil, 0, usageErrorf("--torn: %v", err)
@@ -151,9 +150,12 @@ func runCrashWAL(args []string) error {
 	var x exploreFlags
 	addOutputFlags(fs, &o)
 	addExploreFlags(fs, &x)
-	layouts := fs.String("layouts", "append,fallocate,initialized", "segment layouts: append, fallocate, initialized")
-	ioModes := fs.String("io-modes", "buffered,direct", "buffered, direct")
-	methods := fs.String("methods", "fsync,fdatasync", "the writer's sync methods: fsync, fdatasync, full, barrier (full and barrier: macos only)")
+	var layouts []fixtures.State
+	var ioModes []wal.IOMode
+	var methods []string
+	listVar(fs, &layouts, "layouts", "append,fallocate,initialized", "segment layouts: append, fallocate, initialized", walbench.ParseLayouts)
+	listVar(fs, &ioModes, "io-modes", "buffered,direct", "buffered, direct", walbench.ParseIOModes)
+	listVar(fs, &methods, "methods", "fsync,fdatasync", "the writer's sync methods: fsync, fdatasync, full, barrier (full and barrier: macos only)", walcrash.ParseMethods)
 	records := fs.Int("records", walcrash.DefaultRecords, "records the workload appends and acknowledges")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -165,22 +167,10 @@ func runCrashWAL(args []string) error {
 	if err != nil {
 		return err
 	}
-	ls, err := walbench.ParseLayouts(*layouts)
-	if err != nil {
-		return usageErrorf("--layouts: %v", err)
-	}
-	ms, err := walbench.ParseIOModes(*ioModes)
-	if err != nil {
-		return usageErrorf("--io-modes: %v", err)
-	}
-	meths, err := walcrash.ParseMethods(*methods)
-	if err != nil {
-		return usageErrorf("--methods: %v", err)
-	}
 	if *records < 1 || *records > 10_000 {
 		return usageErrorf("--records %d: use 1 to 10000", *records)
 	}
-	cases, err := walcrash.Plan(ls, ms, meths, models, *records)
+	cases, err := walcrash.Plan(layouts, ioModes, methods, models, *records)
 	if err != nil {
 		return usageErrorf("--methods: %v", err)
 	}
@@ -191,7 +181,8 @@ func runCrashWAL(args []string) error {
 		return err
 	}
 	return measure(&o, "crash-wal", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
-		res, err := walcrash.Explore(cases, walOptions(run.Dir, x.seed, x.states, torn))
+		b := crash.Batch{Dir: run.Dir, Seed: x.seed, States: x.states, Torn: torn, Record: recordLog, Progress: progress}
+		res, err := b.Explore(walcrash.Workloads(cases, walCrashCommand))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -199,20 +190,36 @@ func runCrashWAL(args []string) error {
 	})
 }
 
-// walOptions are the walcrash options that record through a child
-// durabench running the hidden __crash-wal role.
-func walOptions(dir string, seed uint64, states int, torn crash.TornMode) walcrash.Options {
-	return walcrash.Options{
-		Dir: dir, Seed: seed, States: states, Torn: torn,
-		Command: func(root string, cfg walcrash.Config) *exec.Cmd {
-			b, _ := json.Marshal(cfg) // a Config always marshals
-			cmd := exec.Command(selfPath(), "__crash-wal", "--root", root, "--config", string(b))
-			cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-			return cmd
-		},
-		Record:   recordLog,
-		Progress: progress,
+// quickCrash is the suite's crash section: the log writer, buffered, in
+// append segments, with fdatasync (and full, under macos), 300 states per
+// model. Where nothing can record (not Linux), it says so and adds nothing.
+func quickCrash(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	if err := checkRecording(); err != nil {
+		return nil, func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "skipped: %v\n", err)
+			return err
+		}, nil
 	}
+	models := []crash.Model{crash.LinuxExt4(), crash.PosixStrict(), crash.MacOS(crash.Mapping{})}
+	cases, err := walcrash.Plan([]fixtures.State{fixtures.Append}, []wal.IOMode{wal.Buffered}, []string{"fdatasync", "full"}, models, walcrash.DefaultRecords)
+	if err != nil {
+		return nil, nil, err
+	}
+	b := crash.Batch{Dir: run.Dir, Seed: 1, States: 300, Record: recordLog}
+	res, err := b.Explore(walcrash.Workloads(cases, walCrashCommand))
+	if err != nil {
+		return nil, nil, err
+	}
+	return crash.Records(res, env.ID), func(w io.Writer) error { return crash.Report(w, res) }, nil
+}
+
+// walCrashCommand is the child durabench that runs the log writer's crash
+// workload in root (the hidden __crash-wal role).
+func walCrashCommand(root string, cfg walcrash.Config) *exec.Cmd {
+	b, _ := json.Marshal(cfg) // a Config always marshals
+	cmd := exec.Command(selfPath(), "__crash-wal", "--root", root, "--config", string(b))
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	return cmd
 }
 
 // selfPath is this executable, to run as a child.
@@ -281,7 +288,8 @@ func runCrashShow(args []string) error {
 		return err
 	}
 	defer run.Close()
-	log, err := walcrash.Record(cfg, 0, walOptions(run.Dir, id.Seed, 0, id.Torn))
+	b := crash.Batch{Dir: run.Dir, Record: recordLog}
+	log, err := b.RecordOne(walcrash.AsWorkload(cfg, nil, walCrashCommand), 0)
 	if err != nil {
 		return err
 	}

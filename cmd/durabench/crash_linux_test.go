@@ -224,3 +224,16 @@ func TestCrashWALAndShow(t *testing.T) {
 		t.Errorf("state directory: %v", err)
 	}
 }
+
+// A recorded program that fails is not judged: its log would be judged
+// as if it had acknowledged everything it meant to.
+func TestCrashRunRefusesFailedProgram(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records a program under ptrace")
+	}
+	bin := renamer(t)
+	_, stderr, code := durabench(t, "crash", "run", "--dir", t.TempDir(), "--check", bin+" check", "--", bin, "save", "notanumber")
+	if code != 1 || !strings.Contains(stderr, "ended with exit status 2; only a run that succeeds is judged") {
+		t.Errorf("exit %d, stderr %q; want status 1 naming the program's exit status", code, stderr)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os/exec"
 	"runtime"
 
@@ -13,10 +14,17 @@ import (
 // the ptrace recorder, markAck is what a workload child calls after each
 // commit.
 
-// recordLog records what cmd does to the files under root.
+// recordLog records what cmd does to the files under root. A command that
+// does not exit with status 0 failed, and its log is not judged.
 func recordLog(cmd *exec.Cmd, root string) (*crash.Log, error) {
-	log, _, err := record.Record(cmd, root)
-	return log, err
+	log, counts, err := record.Record(cmd, root)
+	if err != nil {
+		return nil, err
+	}
+	if counts.Exit.Code != 0 || counts.Exit.Signal != "" {
+		return nil, fmt.Errorf("the recorded command %s ended with %s; only a run that succeeds is judged (its output is above)", cmd.Args[0], counts.Exit)
+	}
+	return log, nil
 }
 
 // checkRecording refuses, before anything is touched, where no recorder

@@ -86,6 +86,9 @@ func runCrashRun(args []string) error {
 			return err
 		}
 	}
+	if argv[0], err = absCommand(argv[0]); err != nil {
+		return usageErrorf("the command to record: %v", err)
+	}
 	if *state != "" {
 		return rebuildRunState(*state, *into, o.dir, argv)
 	}
@@ -96,7 +99,7 @@ func runCrashRun(args []string) error {
 	if len(checkArgv) == 0 {
 		return usageErrorf("--check: give the command that judges each state (see --help for its protocol)")
 	}
-	if _, err := exec.LookPath(checkArgv[0]); err != nil {
+	if checkArgv[0], err = absCommand(checkArgv[0]); err != nil {
 		return usageErrorf("--check: %v", err)
 	}
 	if err := checkRecording(); err != nil {
@@ -111,22 +114,23 @@ func runCrashRun(args []string) error {
 		if err != nil {
 			return nil, nil, err
 		}
-		var res []crash.Result
-		for k, m := range models {
-			scratch := filepath.Join(run.Dir, fmt.Sprintf("states-%d", k))
-			if err := os.Mkdir(scratch, 0o755); err != nil {
-				return nil, nil, err
-			}
-			r, err := crash.Explore(log, crash.Explorer{Model: m, Seed: x.seed, States: x.states, Config: config, Torn: torn,
-				Scratch: scratch, Checker: crash.CommandChecker{Argv: checkArgv}})
-			if err != nil {
-				return nil, nil, err
-			}
-			progress(fmt.Sprintf("%s under %s: %d states, %s", config, m.Name, r.States, r.Verdict()))
-			res = append(res, r)
+		res, err := crash.ExploreModels(log, models, crash.Explorer{Seed: x.seed, States: x.states, Config: config, Torn: torn,
+			Scratch: run.Dir, Checker: crash.CommandChecker{Argv: checkArgv}}, progress)
+		if err != nil {
+			return nil, nil, err
 		}
 		return crash.Records(res, env.ID), func(w io.Writer) error { return crash.Report(w, res) }, nil
 	})
+}
+
+// absCommand finds a command as the shell would and makes its path
+// absolute: both commands run in other directories (the root, each state).
+func absCommand(name string) (string, error) {
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(p)
 }
 
 // mapMacOS replaces the macos model in models by one with the mapping

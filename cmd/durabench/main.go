@@ -35,6 +35,8 @@ var commands = []command{
 	{"compare", "put runs (or machines) side by side: ratios per case and whether they are significant", runCompare},
 	{"crash", "simulate power cuts: which acknowledged commits survive, under which persistence model", runCrash},
 	{"version", "print the build: version, git revision, Go, cgo, SQLite engines", runVersion},
+	{"verify", "check durabench itself on the disk under --dir: counts, read-back, tracer, flushes", runVerify},
+	{"report", "write report.md and a self-contained report.html with plots from a results directory", runReport},
 }
 
 func main() {
@@ -85,13 +87,13 @@ func exitStatus(name string, err error, helpHint bool) int {
 	case errors.Is(err, pflag.ErrHelp):
 		return exitOK
 	case isUsageError(err):
-		fmt.Fprintf(exitStatusOut, "durabench %s: %v\n", name, err)
+		fmt.Fprintf(os.Stderr, "durabench %s: %v\n", name, err)
 		if helpHint {
-			fmt.Fprintf(exitStatusOut, "Run 'durabench %s --help' for the flags and examples.\n", name)
+			fmt.Fprintf(os.Stderr, "Run 'durabench %s --help' for the flags and examples.\n", name)
 		}
 		return exitUsage
 	default:
-		fmt.Fprintf(exitStatusOut, "durabench %s: %v\n", name, err)
+		fmt.Fprintf(os.Stderr, "durabench %s: %v\n", name, err)
 		return exitFailure
 	}
 }

@@ -91,11 +91,8 @@ func runNeighbor(args []string) error {
 	fs.IntVar(&f.maxSamples, "max-samples", 500_000, "stream mode: cap on the probe's samples per cell (its buffer is allocated before the clock)")
 	fs.BoolVar(&f.preSync, "pre-sync", false, "run the flawed variant: one untimed sync of the probe's file before the clock")
 	fs.DurationVar(&f.timeout, "neighbor-timeout", neighbor.DefaultTimeout, "the most a neighbor lives; it removes its files and exits after it")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseOptions(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("unexpected arguments %q", fs.Args())
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -120,7 +117,14 @@ func runNeighbor(args []string) error {
 		}
 	}
 
-	return measure(&o, "neighbor", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	var p plan
+	if backlog != nil {
+		p = p.plus(plan{backlog.Steps(), backlog.Steps() / backlog.Trials})
+	}
+	if stream != nil {
+		p = p.plus(plan{stream.Steps(), stream.Steps() / stream.Passes})
+	}
+	return measureSteps(&o, "neighbor", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		var recs []results.Record
 		var parts []func(io.Writer) error
 		if backlog != nil {

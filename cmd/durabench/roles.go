@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 )
 
@@ -57,6 +56,3 @@ func dispatchRole(args []string) (code int, ok bool) {
 	}
 	return run(args[1:]), true
 }
-
-// exitStatusOut is where exitStatus reports errors.
-var exitStatusOut = os.Stderr

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/durabench/durabench/drivers"
@@ -82,11 +80,8 @@ func runSQLite(args []string) error {
 	fs.IntVar(&f.rowBytes, "row-bytes", 100, "bytes of each row's blob")
 	fs.StringVar(&f.sqliteLib, "sqlite-lib", "", "libsqlite3 for the system engine (default: the platform's own)")
 	fs.BoolVar(&f.countSyscalls, "count-syscalls", false, "after timing, run each case again, traced (ptrace on Linux, the interposer on macOS), and count its sync calls per commit by kind and by file, and the device's flushes")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseOptions(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("unexpected arguments %q", fs.Args())
 	}
 	if fs.Changed("commits") && !fs.Changed("wal-commits") {
 		f.walCommits = 0 // the commits asked for, in every case
@@ -95,10 +90,8 @@ func runSQLite(args []string) error {
 	if err != nil {
 		return err
 	}
-	if f.countSyscalls {
-		if err := checkCounting(); err != nil {
-			return err
-		}
+	if err := checkCounting(f.countSyscalls); err != nil {
+		return err
 	}
 	if err := o.validate(); err != nil {
 		return err
@@ -108,16 +101,20 @@ func runSQLite(args []string) error {
 		if st.Name == "system" {
 			hint = " (--sqlite-lib PATH names the libsqlite3 to load)"
 		}
-		fmt.Fprintf(os.Stderr, "durabench sqlite: not running %s: %s%s\n", st.Name, st.Reason, hint)
+		status("durabench sqlite: not running %s: %s%s", st.Name, st.Reason, hint)
 	}
 
-	return measure(&o, "sqlite", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	p := plan{cfg.Steps(), len(cfg.Engines) + cfg.Cases()}
+	if f.countSyscalls {
+		p = p.plus(plan{cfg.CountSteps(), cfg.CountSteps()})
+	}
+	return measureSteps(&o, "sqlite", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		out, err := sqlitebench.Run(run, cfg, progress)
 		if err != nil {
 			return nil, nil, err
 		}
 		if f.countSyscalls {
-			if out.Counts, err = sqlitebench.CountAll(cfg, sqliteCounter(run), progress); err != nil {
+			if out.Counts, err = sqlitebench.CountAll(cfg, counter[sqlitebench.Config](run, countSQLiteRole), progress); err != nil {
 				return nil, nil, err
 			}
 		}

@@ -3,9 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/durabench/durabench/fixtures"
@@ -23,25 +20,41 @@ const suiteSynopsis = `suite [--dir DIR] [--out DIR]
 A quick tour of the disk under --dir (default: the current directory) in
 seconds: the environment; every sync method this OS has for 4 KiB and
 64 KiB overwrites and appends; a write-ahead log with 1, 8 and 64 writers
-sharing syncs; and SQLite commits for every engine this build has, in DELETE
-and WAL mode at synchronous NORMAL and FULL. Each part is a short run of the
+sharing syncs; SQLite commits for every engine this build has, in DELETE
+and WAL mode at synchronous NORMAL and FULL; and simulated power cuts of the
+log (Linux: recorded with ptrace). Each part is a short run of the
 corresponding command; run those for figures worth quoting (more rounds and
 more commits).`
 
 const suiteExamples = `  durabench suite                      # the current directory
   durabench suite --dir /data --out results/quick`
 
-// suitePart is one section of the quick suite: a title and its measurement.
+// suitePart is one section of the quick suite: a title, its measurement
+// and its progress steps.
 type suitePart struct {
-	name, title string
-	run         measurement
+	title, phase string
+	run          measurement
+	plan         func() plan
 }
 
 // suiteParts is the quick suite, in order.
 var suiteParts = []suitePart{
-	{"sync", "Sync methods (durabench sync)", quickSync},
-	{"wal", "Write-ahead log and group commit (durabench wal)", quickWAL},
-	{"sqlite", "SQLite commits (durabench sqlite)", quickSQLite},
+	{"Sync methods (durabench sync)", "sync", quickSync, func() plan {
+		cfg := quickSyncConfig()
+		return plan{cfg.Steps(), cfg.Cases()}
+	}},
+	{"Write-ahead log and group commit (durabench wal)", "wal", quickWAL, func() plan {
+		cfg := quickWALConfig(1, 8, 64)
+		return plan{cfg.Steps(), cfg.Cases()}
+	}},
+	{"SQLite commits (durabench sqlite)", "sqlite", quickSQLite, func() plan {
+		cfg, err := quickSQLiteConfig()
+		if err != nil {
+			return plan{}
+		}
+		return plan{cfg.Steps(), len(cfg.Engines) + cfg.Cases()}
+	}},
+	{"Simulated power cuts of the log (durabench crash wal)", "crash", quickCrash, func() plan { return plan{} }},
 }
 
 func runSuite(args []string) error {
@@ -50,28 +63,26 @@ func runSuite(args []string) error {
 	addOutputFlags(fs, &o)
 	fs.Lookup("dir").DefValue = "."
 	o.dir = "."
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseOptions(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("unexpected arguments %q", fs.Args())
 	}
 	if err := o.validate(); err != nil {
 		return err
 	}
-	return measure(&o, "suite", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	start := time.Now()
+	var p plan
+	for _, part := range suiteParts {
+		p = p.plus(part.plan())
+	}
+	return measureSteps(&o, "suite", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		var recs []results.Record
 		var parts []func(io.Writer) error
-		var took []string
-		start := time.Now()
 		for _, p := range suiteParts {
-			fmt.Fprintf(os.Stderr, "durabench suite: %s\n", p.title)
-			t0 := time.Now()
+			meter.Phase(p.phase)
 			r, report, err := p.run(run, env)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: %w", p.title, err)
 			}
-			took = append(took, fmt.Sprintf("%s %s", p.name, seconds(time.Since(t0))))
 			recs = append(recs, r...)
 			title := p.title
 			parts = append(parts, func(w io.Writer) error {
@@ -79,43 +90,54 @@ func runSuite(args []string) error {
 				return report(w)
 			})
 		}
-		total := seconds(time.Since(start))
+		took := time.Since(start)
 		parts = append(parts, func(w io.Writer) error {
-			_, err := fmt.Fprintf(w, "The suite took %s (%s).\n", total, strings.Join(took, ", "))
+			_, err := fmt.Fprintf(w, "The suite took %.1f s.\n", took.Seconds())
 			return err
 		})
 		return recs, reports(parts...), nil
 	})
 }
 
-// seconds formats a duration in whole seconds, or tenths below ten: "42 s", "3.4 s".
-func seconds(d time.Duration) string {
-	if s := d.Seconds(); s < 9.95 {
-		return strconv.FormatFloat(s, 'f', 1, 64) + " s"
-	}
-	return strconv.FormatFloat(d.Seconds(), 'f', 0, 64) + " s"
-}
-
 // quickSync is a short durabench sync: every method, 4K and 64K, overwrite
 // and append.
 func quickSync(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
-	cfg := syncbench.Config{
-		Workloads:  []syncbench.Workload{syncbench.Overwrite, syncbench.Append},
-		BlockSizes: []int64{4 << 10, 64 << 10},
-		Methods:    syscalls.Methods(),
-		Iterations: 200, Warmup: 20, Rounds: 3, // a third fewer than before: the suite must stay under 90 s on a busy disk
-		FileSize: 64 << 20, SyncEvery: 1, Threads: []int{1},
-	}
-	res, err := syncbench.Run(run, cfg, nil)
+	cfg := quickSyncConfig()
+	res, err := syncbench.Run(run, cfg, progress)
 	if err != nil {
 		return nil, nil, err
 	}
 	return syncbench.Records(res, nil, env.ID), func(w io.Writer) error { return syncbench.Report(w, cfg, res, nil) }, nil
 }
 
-// quickWALConfig is a short group-commit curve: 4 KiB records in
-// initialized segments, buffered, fdatasync where the OS has it (else
-// fsync), for the writer counts given.
+// quickSyncConfig is the suite's sync configuration.
+func quickSyncConfig() syncbench.Config {
+	return syncbench.Config{
+		Workloads:  []syncbench.Workload{syncbench.Overwrite, syncbench.Append},
+		BlockSizes: []int64{4 << 10, 64 << 10},
+		Methods:    syscalls.Methods(),
+		Iterations: 200, Warmup: 20, Rounds: 3, // fewer than sync's defaults: the suite must stay under 90 s on a busy disk
+		FileSize: 64 << 20, SyncEvery: 1, Threads: []int{1},
+	}
+}
+
+// quickWAL is a short durabench wal: quickWALConfig with 1, 8 and 64
+// writers.
+func quickWAL(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	cfg := quickWALConfig(1, 8, 64)
+	if err := cfg.Validate(); err != nil {
+		return nil, nil, err
+	}
+	res, err := walbench.Run(run, cfg, progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	return walbench.Records(res, nil, env.ID), func(w io.Writer) error { return walbench.Report(w, cfg, res, nil) }, nil
+}
+
+// quickWALConfig is a short group-commit curve, the suite's and advise
+// group-commit's: 4 KiB records in initialized segments, buffered,
+// fdatasync where the OS has it (else fsync), for the writer counts given.
 func quickWALConfig(writers ...int) walbench.Config {
 	method := syscalls.Fsync
 	if syscalls.Fdatasync.Available() {
@@ -131,26 +153,26 @@ func quickWALConfig(writers ...int) walbench.Config {
 	}
 }
 
-// quickWAL is a short durabench wal: quickWALConfig with 1, 8 and 64
-// writers.
-func quickWAL(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
-	cfg := quickWALConfig(1, 8, 64)
-	if err := cfg.Validate(); err != nil {
-		return nil, nil, err
-	}
-	res, err := walbench.Run(run, cfg, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	return walbench.Records(res, nil, env.ID), func(w io.Writer) error { return walbench.Report(w, cfg, res, nil) }, nil
-}
-
 // quickSQLite is a short durabench sqlite: every engine this build has,
 // DELETE and WAL at NORMAL and FULL, fullfsync off.
 func quickSQLite(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
-	sel, err := sqlitebench.SelectEngines(nil, "")
+	cfg, err := quickSQLiteConfig()
 	if err != nil {
 		return nil, nil, err
+	}
+	out, err := sqlitebench.Run(run, cfg, progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sqlitebench.Records(cfg, out, env.ID), func(w io.Writer) error { return sqlitebench.Report(w, cfg, out) }, nil
+}
+
+// quickSQLiteConfig is the suite's sqlite configuration: every engine this
+// build and machine can run.
+func quickSQLiteConfig() (sqlitebench.Config, error) {
+	sel, err := sqlitebench.SelectEngines(nil, "")
+	if err != nil {
+		return sqlitebench.Config{}, err
 	}
 	cfg := sqlitebench.Config{
 		Engines: sel.Names, Skipped: sel.Skipped,
@@ -160,12 +182,5 @@ func quickSQLite(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.
 		CheckpointFullFsync: []string{sqlitebench.CheckpointDefault},
 		Commits:             300, WALCommits: 1200, Warmup: 30, Rounds: 1, RowsPerCommit: 1, RowBytes: 100,
 	}
-	if err := cfg.Validate(); err != nil {
-		return nil, nil, err
-	}
-	out, err := sqlitebench.Run(run, cfg, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sqlitebench.Records(cfg, out, env.ID), func(w io.Writer) error { return sqlitebench.Report(w, cfg, out) }, nil
+	return cfg, cfg.Validate()
 }

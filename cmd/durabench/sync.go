@@ -79,11 +79,8 @@ func runSync(args []string) error {
 	fs.BoolVar(&f.staircase, "staircase", false, "report the share of samples within 100 µs of a whole millisecond")
 	fs.BoolVar(&f.histogram, "histogram", false, "print each case's latency histogram (1-2-5 buckets per decade)")
 	fs.BoolVar(&f.countSyscalls, "count-syscalls", false, "after timing, run each case again, traced (ptrace on Linux, the interposer on macOS), and count syncs, writes and device flushes per write")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseOptions(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("unexpected arguments %q", fs.Args())
 	}
 	cfg, err := f.config(fs)
 	if err != nil {
@@ -92,20 +89,22 @@ func runSync(args []string) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	if f.countSyscalls {
-		if err := checkCounting(); err != nil {
-			return err
-		}
+	if err := checkCounting(f.countSyscalls); err != nil {
+		return err
 	}
 
-	return measure(&o, "sync", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	p := plan{cfg.Steps(), cfg.Steps() / cfg.Rounds}
+	if f.countSyscalls {
+		p = p.plus(plan{cfg.CountSteps(), cfg.CountSteps()})
+	}
+	return measureSteps(&o, "sync", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		res, err := syncbench.Run(run, cfg, progress)
 		if err != nil {
 			return nil, nil, err
 		}
 		var counts []syncbench.Count
 		if f.countSyscalls {
-			if counts, err = syncbench.CountAll(cfg, syncCounter(run), progress); err != nil {
+			if counts, err = syncbench.CountAll(cfg, counter[syncbench.Config](run, countSyncRole), progress); err != nil {
 				return nil, nil, err
 			}
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/durabench/durabench/syscalls/interpose"
 	"github.com/durabench/durabench/syscalls/trace"
+	"github.com/durabench/durabench/syscount"
 	"golang.org/x/sys/unix"
 )
 
@@ -155,7 +156,7 @@ func runTrace(args []string) error {
 		return enc.Encode(counts)
 	}
 	fmt.Fprintln(os.Stdout)
-	return counts.WriteTable(os.Stdout)
+	return syscount.WriteCounts(os.Stdout, counts)
 }
 
 // traceGrace is how long trace lets the traced program end by itself after

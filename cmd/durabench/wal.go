@@ -93,11 +93,8 @@ func runWAL(args []string) error {
 	listVar(fs, &f.writers, "writers", "1", "concurrent writer counts, e.g. 1,2,4,8,16,32,64; commits/s counts all writers", parseCounts)
 	listVar(fs, &f.sizeSweep, "size-sweep", "", "record sizes to sweep instead of --block-sizes, each in a segment of (iterations + warmup) × size", parseSizes)
 	fs.BoolVar(&f.countSyscalls, "count-syscalls", false, "after timing, run each layout, size, I/O mode and method again with one writer, traced (ptrace on Linux, the interposer on macOS), and count writes, syncs, directory syncs and device flushes per commit")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseOptions(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("unexpected arguments %q", fs.Args())
 	}
 	if fs.Changed("size-sweep") {
 		for _, name := range []string{"block-sizes", "file-size"} {
@@ -110,10 +107,8 @@ func runWAL(args []string) error {
 	if err != nil {
 		return err
 	}
-	if f.countSyscalls {
-		if err := checkCounting(); err != nil {
-			return err
-		}
+	if err := checkCounting(f.countSyscalls); err != nil {
+		return err
 	}
 	if err := o.validate(); err != nil {
 		return err
@@ -122,14 +117,18 @@ func runWAL(args []string) error {
 		return asUsage(err)
 	}
 
-	return measure(&o, "wal", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	p := plan{cfg.Steps(), cfg.Cases()}
+	if f.countSyscalls {
+		p = p.plus(plan{cfg.CountSteps(), cfg.CountSteps()})
+	}
+	return measureSteps(&o, "wal", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		res, err := walbench.Run(run, cfg, progress)
 		if err != nil {
 			return nil, nil, err
 		}
 		var counts []walbench.Count
 		if f.countSyscalls {
-			if counts, err = walbench.CountAll(cfg, walCounter(run), progress); err != nil {
+			if counts, err = walbench.CountAll(cfg, counter[walbench.Config](run, countWALRole), progress); err != nil {
 				return nil, nil, err
 			}
 		}

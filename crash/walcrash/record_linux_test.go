@@ -40,21 +40,23 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func testOptions(t *testing.T, torn crash.TornMode) Options {
-	return Options{
+func testBatch(t *testing.T, torn crash.TornMode) crash.Batch {
+	return crash.Batch{
 		Dir: t.TempDir(), Seed: 1, States: 400, Torn: torn,
-		Command: func(root string, cfg Config) *exec.Cmd {
-			js, _ := json.Marshal(cfg)
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), childEnv+"="+root+"\t"+string(js))
-			cmd.Stderr = os.Stderr
-			return cmd
-		},
 		Record: func(cmd *exec.Cmd, root string) (*crash.Log, error) {
 			log, _, err := record.Record(cmd, root)
 			return log, err
 		},
 	}
+}
+
+// testCommand runs the workload in this test binary, as a child.
+func testCommand(root string, cfg Config) *exec.Cmd {
+	js, _ := json.Marshal(cfg)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+root+"\t"+string(js))
+	cmd.Stderr = os.Stderr
+	return cmd
 }
 
 // The writer as it is: with fsync or fdatasync, buffered or direct, no
@@ -81,7 +83,7 @@ func TestRecordedWriterKeepsAcknowledgedRecords(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := Explore(cases, testOptions(t, crash.TornMix))
+		res, err := testBatch(t, crash.TornMix).Explore(Workloads(cases, testCommand))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,8 +108,7 @@ func TestRecordedWriterWithoutSyncLosesRecords(t *testing.T) {
 		t.Skip("records a child under ptrace")
 	}
 	cfg := Config{Layout: fixtures.Append, IOMode: wal.Buffered, Method: syscalls.Fdatasync, Records: 10, SkipSync: true}
-	o := testOptions(t, crash.TornGarbage)
-	log, err := Record(cfg, 0, o)
+	log, err := testBatch(t, crash.TornGarbage).RecordOne(AsWorkload(cfg, nil, testCommand), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

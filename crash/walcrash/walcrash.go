@@ -214,10 +214,8 @@ func Mapping(method string) crash.Mapping {
 		return crash.Mapping{Fdatasync: crash.SyncFull, Why: "the writer's method full: F_FULLFSYNC per commit; recorded as fdatasync"}
 	case "barrier":
 		return crash.Mapping{Fdatasync: crash.SyncBarrier, Why: "the writer's method barrier: F_BARRIERFSYNC per commit; recorded as fdatasync"}
-	case "fsync":
-		return crash.Mapping{Why: "the writer's fsync is fsync(2) on darwin too"}
 	}
-	return crash.Mapping{Why: "the writer's fdatasync is fdatasync(2) on darwin too"}
+	return crash.Mapping{Why: "the writer's fsync and fdatasync are the plain calls on darwin too"}
 }
 
 // RecordedMethod is the Linux method a recording uses for a darwin-only
