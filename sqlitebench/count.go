@@ -51,7 +51,7 @@ func CountConfig(cfg Config, c Case) Config {
 	cc.Synchronous = []string{c.Asked.Synchronous}
 	cc.FullFsync = []string{c.Asked.FullFsync}
 	cc.CheckpointFullFsync = []string{c.Asked.CheckpointFullFsync}
-	cc.Rounds, cc.Commits, cc.Marks = 1, min(cfg.Commits, maxCountCommits), nil
+	cc.Rounds, cc.Commits, cc.WALCommits, cc.Marks = 1, min(cfg.CommitsFor(c), maxCountCommits), 0, nil
 	return cc
 }
 

@@ -182,7 +182,7 @@ type accumulator struct {
 }
 
 func newAccumulator(c Case, cfg Config) *accumulator {
-	a := &accumulator{c: c, payload: runner.Payload(cfg.RowBytes), samples: measure.NewSamples(cfg.Rounds * cfg.Commits)}
+	a := &accumulator{c: c, payload: runner.Payload(cfg.RowBytes), samples: measure.NewSamples(cfg.Rounds * cfg.CommitsFor(c))}
 	return a
 }
 
@@ -223,6 +223,7 @@ func (a *accumulator) runRound(run *fixtures.Run, e engine, cfg Config, round in
 		return err
 	}
 
+	commits := cfg.CommitsFor(a.c)
 	mark := a.samples.Len()
 	var m0, m1 runtime.MemStats
 	release := measure.Hold()
@@ -230,10 +231,10 @@ func (a *accumulator) runRound(run *fixtures.Run, e engine, cfg Config, round in
 		cfg.Marks.Start()
 	}
 	runtime.ReadMemStats(&m0)
-	sp, err := stmts.commits(&next, cfg.Commits, cfg.RowsPerCommit, a.payload, a.samples)
+	sp, err := stmts.commits(&next, commits, cfg.RowsPerCommit, a.payload, a.samples)
 	runtime.ReadMemStats(&m1)
 	if cfg.Marks != nil {
-		cfg.Marks.Stop(cfg.Commits)
+		cfg.Marks.Stop(commits)
 	}
 	release()
 	if err != nil {
@@ -248,8 +249,8 @@ func (a *accumulator) runRound(run *fixtures.Run, e engine, cfg Config, round in
 	if err != nil {
 		return err
 	}
-	if want := int64(cfg.Warmup+cfg.Commits) * int64(cfg.RowsPerCommit); rows != want {
-		return fmt.Errorf("%d rows after %d commits of %d rows each, want %d: commits were lost", rows, cfg.Warmup+cfg.Commits, cfg.RowsPerCommit, want)
+	if want := int64(cfg.Warmup+commits) * int64(cfg.RowsPerCommit); rows != want {
+		return fmt.Errorf("%d rows after %d commits of %d rows each, want %d: commits were lost", rows, cfg.Warmup+commits, cfg.RowsPerCommit, want)
 	}
 	a.noteChanges(round, set, before, after)
 	a.allocs += m1.Mallocs - m0.Mallocs
@@ -258,7 +259,7 @@ func (a *accumulator) runRound(run *fixtures.Run, e engine, cfg Config, round in
 		Wall:            sp.Wall(),
 		Total:           measure.Summarize(a.samples.Total[mark:]),
 		Effective:       before,
-		AllocsPerCommit: float64(m1.Mallocs-m0.Mallocs) / float64(cfg.Commits),
+		AllocsPerCommit: float64(m1.Mallocs-m0.Mallocs) / float64(commits),
 		Rows:            rows,
 	})
 	return nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/durabench/durabench/fixtures"
+	"github.com/durabench/durabench/internal/advise"
 	"github.com/durabench/durabench/internal/envinfo"
 	"github.com/durabench/durabench/results"
 	"github.com/spf13/pflag"
@@ -177,13 +178,25 @@ func measureSteps(o *outputFlags, experiment string, p plan, m measurement) erro
 		return err
 	}
 	meter.Done() // the results follow on a clean line
-	if err := sink.emit(recs, report); err != nil {
+	meaning := advise.Meaning(recs, env.OS)
+	if err := sink.emit(recs, withMeaning(report, meaning)); err != nil {
 		return err
+	}
+	if o.format != "table" { // standard output holds data: the block goes beside it
+		advise.RenderMeaning(os.Stderr, meaning)
 	}
 	if err := sink.close(); err != nil {
 		return err
 	}
 	return writeReport(o.report, env, recs, false)
+}
+
+// withMeaning ends a report with its "What this means" block.
+func withMeaning(report func(io.Writer) error, lines []string) func(io.Writer) error {
+	if len(lines) == 0 {
+		return report
+	}
+	return reports(report, func(w io.Writer) error { advise.RenderMeaning(w, lines); return nil })
 }
 
 // reports joins several reports into one, a blank line between them.

@@ -44,7 +44,7 @@ var suiteParts = []suitePart{
 		return plan{cfg.Steps(), cfg.Cases()}
 	}},
 	{"Write-ahead log and group commit (durabench wal)", "wal", quickWAL, func() plan {
-		cfg := quickWALConfig()
+		cfg := quickWALConfig(1, 8, 64)
 		return plan{cfg.Steps(), cfg.Cases()}
 	}},
 	{"SQLite commits (durabench sqlite)", "sqlite", quickSQLite, func() plan {
@@ -116,15 +116,15 @@ func quickSyncConfig() syncbench.Config {
 		Workloads:  []syncbench.Workload{syncbench.Overwrite, syncbench.Append},
 		BlockSizes: []int64{4 << 10, 64 << 10},
 		Methods:    syscalls.Methods(),
-		Iterations: 300, Warmup: 30, Rounds: 3,
+		Iterations: 200, Warmup: 20, Rounds: 3, // fewer than sync's defaults: the suite must stay under 90 s on a busy disk
 		FileSize: 64 << 20, SyncEvery: 1, Threads: []int{1},
 	}
 }
 
-// quickWAL is a short durabench wal: 4 KiB records in initialized segments,
-// buffered, fdatasync where the OS has it (else fsync), 1, 8 and 64 writers.
+// quickWAL is a short durabench wal: quickWALConfig with 1, 8 and 64
+// writers.
 func quickWAL(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
-	cfg := quickWALConfig()
+	cfg := quickWALConfig(1, 8, 64)
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, err
 	}
@@ -135,8 +135,10 @@ func quickWAL(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Wri
 	return walbench.Records(res, nil, env.ID), func(w io.Writer) error { return walbench.Report(w, cfg, res, nil) }, nil
 }
 
-// quickWALConfig is the suite's wal configuration.
-func quickWALConfig() walbench.Config {
+// quickWALConfig is a short group-commit curve, the suite's and advise
+// group-commit's: 4 KiB records in initialized segments, buffered,
+// fdatasync where the OS has it (else fsync), for the writer counts given.
+func quickWALConfig(writers ...int) walbench.Config {
 	method := syscalls.Fsync
 	if syscalls.Fdatasync.Available() {
 		method = syscalls.Fdatasync
@@ -147,7 +149,7 @@ func quickWALConfig() walbench.Config {
 		IOModes:    []wal.IOMode{wal.Buffered},
 		Methods:    []syscalls.Method{method},
 		Iterations: 3200, Warmup: 320, Rounds: 2,
-		FileSize: 16 << 20, SyncEvery: 1, Writers: []int{1, 8, 64},
+		FileSize: 16 << 20, SyncEvery: 1, Writers: writers,
 	}
 }
 
@@ -178,7 +180,7 @@ func quickSQLiteConfig() (sqlitebench.Config, error) {
 		Synchronous:         []string{"normal", "full"},
 		FullFsync:           []string{"0"},
 		CheckpointFullFsync: []string{sqlitebench.CheckpointDefault},
-		Commits:             300, Warmup: 30, Rounds: 1, RowsPerCommit: 1, RowBytes: 100,
+		Commits:             300, WALCommits: 1200, Warmup: 30, Rounds: 1, RowsPerCommit: 1, RowBytes: 100,
 	}
 	return cfg, cfg.Validate()
 }
