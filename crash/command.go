@@ -27,7 +27,8 @@ import (
 //	exit 1        the state is bad: "lost N" says N acknowledged commits
 //	              are missing, "corrupt WHY" that the data cannot be read;
 //	              with neither line, the state counts as corrupt and the
-//	              first line of output is the reason
+//	              reason is the first line of standard output, or else the
+//	              last line of standard error (where a traceback ends)
 //	other status  the check itself failed: exploring stops with its output
 //
 // "lost N" and "corrupt WHY" are whole lines; other lines are ignored.
@@ -99,7 +100,7 @@ func parseCheckOutput(status int, stdout, stderr []byte) Verdict {
 	sc := bufio.NewScanner(bytes.NewReader(stdout))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
-		if first == "" {
+		if first == "" && line != "" {
 			first = line
 		}
 		switch {
@@ -118,11 +119,17 @@ func parseCheckOutput(status int, stdout, stderr []byte) Verdict {
 		v.Corrupt = true
 		v.Detail = first
 		if v.Detail == "" {
-			v.Detail = strings.TrimSpace(string(stderr))
+			v.Detail = lastLine(stderr) // a traceback ends with the error
 		}
 		if v.Detail == "" {
 			v.Detail = "check command exited 1"
 		}
 	}
 	return v
+}
+
+// lastLine returns the last non-blank line of b, trimmed.
+func lastLine(b []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }

@@ -8,6 +8,9 @@ import (
 )
 
 func TestParseCheckOutput(t *testing.T) {
+	if v := parseCheckOutput(1, nil, []byte("Traceback (most recent call last):\n  File x\nUnicodeDecodeError: bad byte\n")); !v.Corrupt || v.Detail != "UnicodeDecodeError: bad byte" {
+		t.Errorf("a checker that died with a traceback: %+v; want corrupt, its last line as the reason", v)
+	}
 	for _, c := range []struct {
 		status      int
 		out         string

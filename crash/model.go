@@ -2,8 +2,9 @@ package crash
 
 import (
 	"fmt"
-	"slices"
 	"strings"
+
+	"github.com/durabench/durabench/runner"
 )
 
 // Persistence models: what each sync call makes durable, as data. Every
@@ -281,24 +282,16 @@ func parseSyncKind(s string) (SyncKind, error) {
 // A mapped macos model cannot be listed this way (its brackets hold
 // commas): commands choose the mapping per configuration.
 func ParseModels(csv string) ([]Model, error) {
-	var ms []Model
-	var seen []string
-	for _, part := range strings.Split(csv, ",") {
-		if strings.TrimSpace(part) == "" {
-			continue
-		}
-		m, err := ParseModel(part)
-		if err != nil {
-			return nil, err
-		}
-		if slices.Contains(seen, m.Name) {
-			return nil, fmt.Errorf("crash: model %s is listed twice", m.Name)
-		}
-		seen = append(seen, m.Name)
-		ms = append(ms, m)
+	names, err := runner.ParseList(csv, "persistence model", "use one or more of "+strings.Join(ModelNames(), ", "), func(s string) (string, error) {
+		m, err := ParseModel(s)
+		return m.Name, err
+	})
+	if err != nil {
+		return nil, err
 	}
-	if len(ms) == 0 {
-		return nil, fmt.Errorf("crash: no persistence model given: use one or more of %s", strings.Join(ModelNames(), ", "))
+	ms := make([]Model, len(names))
+	for i, n := range names {
+		ms[i], _ = ParseModel(n) // n is a name ParseModel returned
 	}
 	return ms, nil
 }

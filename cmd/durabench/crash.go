@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/durabench/durabench/crash"
@@ -85,14 +86,14 @@ Run 'durabench crash SUBCOMMAND --help' for its flags and examples; docs/command
 
 // exploreFlags are the flags every exploring subcommand shares.
 type exploreFlags struct {
-	models string
+	models []crash.Model
 	states int
 	seed   uint64
 	torn   string
 }
 
 func addExploreFlags(fs *pflag.FlagSet, f *exploreFlags) {
-	fs.StringVar(&f.models, "models", strings.Join(crash.ModelNames(), ","), "persistence models: "+strings.Join(crash.ModelNames(), ", "))
+	listVar(fs, &f.models, "models", strings.Join(crash.ModelNames(), ","), "persistence models: "+strings.Join(crash.ModelNames(), ", "), crash.ParseModels)
 	fs.IntVar(&f.states, "states", 1000, "states to check per configuration and model (at least; every cut gets keep-all and lose-all)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the random cuts and variants: the same seed gives the same table")
 	fs.StringVar(&f.torn, "torn", "garbage", "what a torn sector holds: garbage (random bytes) or mix (each byte old or new)")
@@ -100,10 +101,7 @@ func addExploreFlags(fs *pflag.FlagSet, f *exploreFlags) {
 
 // parse validates the shared flags.
 func (f exploreFlags) parse() ([]crash.Model, crash.TornMode, error) {
-	models, err := crash.ParseModels(f.models)
-	if err != nil {
-		return nil, 0, usageErrorf("--models: %v", err)
-	}
+	models := slices.Clone(f.models)
 	torn, err := crash.ParseTornMode(f.torn)
 	if err != nil {
 		return nil, 0, usageErrorf("--torn: %v", err)
@@ -151,9 +149,12 @@ func runCrashWAL(args []string) error {
 	var x exploreFlags
 	addOutputFlags(fs, &o)
 	addExploreFlags(fs, &x)
-	layouts := fs.String("layouts", "append,fallocate,initialized", "segment layouts: append, fallocate, initialized")
-	ioModes := fs.String("io-modes", "buffered,direct", "buffered, direct")
-	methods := fs.String("methods", "fsync,fdatasync", "the writer's sync methods: fsync, fdatasync, full, barrier (full and barrier: macos only)")
+	var layouts []fixtures.State
+	var ioModes []wal.IOMode
+	var methods []string
+	listVar(fs, &layouts, "layouts", "append,fallocate,initialized", "segment layouts: append, fallocate, initialized", walbench.ParseLayouts)
+	listVar(fs, &ioModes, "io-modes", "buffered,direct", "buffered, direct", walbench.ParseIOModes)
+	listVar(fs, &methods, "methods", "fsync,fdatasync", "the writer's sync methods: fsync, fdatasync, full, barrier (full and barrier: macos only)", walcrash.ParseMethods)
 	records := fs.Int("records", walcrash.DefaultRecords, "records the workload appends and acknowledges")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -165,22 +166,10 @@ func runCrashWAL(args []string) error {
 	if err != nil {
 		return err
 	}
-	ls, err := walbench.ParseLayouts(*layouts)
-	if err != nil {
-		return usageErrorf("--layouts: %v", err)
-	}
-	ms, err := walbench.ParseIOModes(*ioModes)
-	if err != nil {
-		return usageErrorf("--io-modes: %v", err)
-	}
-	meths, err := walcrash.ParseMethods(*methods)
-	if err != nil {
-		return usageErrorf("--methods: %v", err)
-	}
 	if *records < 1 || *records > 10_000 {
 		return usageErrorf("--records %d: use 1 to 10000", *records)
 	}
-	cases, err := walcrash.Plan(ls, ms, meths, models, *records)
+	cases, err := walcrash.Plan(layouts, ioModes, methods, models, *records)
 	if err != nil {
 		return usageErrorf("--methods: %v", err)
 	}

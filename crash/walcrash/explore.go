@@ -8,6 +8,7 @@ import (
 
 	"github.com/durabench/durabench/crash"
 	"github.com/durabench/durabench/fixtures"
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscalls"
 	"github.com/durabench/durabench/wal"
 )
@@ -19,23 +20,13 @@ var MethodNames = []string{"fsync", "fdatasync", "full", "barrier"}
 
 // ParseMethods parses a comma-separated list of MethodNames, each once.
 func ParseMethods(csv string) ([]string, error) {
-	var out []string
-	for _, part := range strings.Split(csv, ",") {
-		m := strings.ToLower(strings.TrimSpace(part))
-		switch {
-		case m == "":
-			continue
-		case !slices.Contains(MethodNames, m):
-			return nil, fmt.Errorf("walcrash: sync method %q: use fsync, fdatasync, full or barrier (the writer's methods that sync)", part)
-		case slices.Contains(out, m):
-			return nil, fmt.Errorf("walcrash: sync method %q is listed twice", m)
+	return runner.ParseList(csv, "sync method", "use one or more of "+strings.Join(MethodNames, ", "), func(s string) (string, error) {
+		m := strings.ToLower(s)
+		if !slices.Contains(MethodNames, m) {
+			return "", fmt.Errorf("sync method %q: use fsync, fdatasync, full or barrier (the writer's methods that sync)", s)
 		}
-		out = append(out, m)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("walcrash: no sync method given: use one or more of %s", strings.Join(MethodNames, ", "))
-	}
-	return out, nil
+		return m, nil
+	})
 }
 
 // Case is one configuration to record and the models to judge it under.
