@@ -32,6 +32,11 @@
 //	notes        array    optional: strings, e.g. "asked synchronous=full, got normal"
 //	env          string   id of the run's environment record (env.json, and
 //	                      the stream's environment line)
+//	histogram    array    optional, on pooled records of sync, wal and sqlite:
+//	                      the samples' shape as [lo_ns, hi_ns, count] bins,
+//	                      sparse and ascending; each bin keeps three
+//	                      significant digits of its samples (at most 1 %
+//	                      wide), so histograms and CDFs can be drawn from it
 //
 // Percentiles are nearest-rank over raw samples (see package measure); a
 // pooled record's percentiles come from all rounds' samples, never from

@@ -42,7 +42,13 @@ type Config struct {
 	FullFsync           []string // from FullFsyncValues
 	CheckpointFullFsync []string // from CheckpointFullFsyncs
 
-	Commits       int // measured commits per case and round
+	Commits int // measured commits per case and round
+	// WALCommits are the measured commits per round of the cases asked
+	// for journal_mode=wal; 0 means Commits. A WAL checkpoint (and at
+	// synchronous=normal the only sync) comes once the WAL holds
+	// wal_autocheckpoint pages, 1,000 by default, about one page per small
+	// commit: WAL rounds need more commits than the others to hold one.
+	WALCommits    int
 	Warmup        int // unmeasured commits before them, on the same connection
 	Rounds        int // fresh database per case and round; percentiles pool the rounds
 	RowsPerCommit int // inserts per transaction
@@ -102,6 +108,8 @@ func (c Config) Validate() error {
 	switch {
 	case c.Commits < 1:
 		return bad("Commits", "%d measured commits: need at least one", c.Commits)
+	case c.WALCommits < 0:
+		return bad("WALCommits", "%d measured WAL commits: must be 0 (as many as the others) or more", c.WALCommits)
 	case c.Warmup < 0:
 		return bad("Warmup", "%d warm-up commits: must be 0 or more", c.Warmup)
 	case c.Rounds < 1:
@@ -155,4 +163,14 @@ func parseList(csv, what string, valid []string, normalize func(string) string) 
 		}
 		return "", fmt.Errorf("%s %q: %s", what, raw, hint)
 	})
+}
+
+// CommitsFor returns the measured commits per round of case cs:
+// WALCommits for a case asked for journal_mode=wal (when set), Commits
+// otherwise.
+func (c Config) CommitsFor(cs Case) int {
+	if cs.Asked.JournalMode == "wal" && c.WALCommits > 0 {
+		return c.WALCommits
+	}
+	return c.Commits
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/durabench/durabench/drivers"
 	"github.com/durabench/durabench/results"
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscalls/trace"
 	"github.com/durabench/durabench/syscount"
 )
@@ -50,7 +51,7 @@ func CountConfig(cfg Config, c Case) Config {
 	cc.Synchronous = []string{c.Asked.Synchronous}
 	cc.FullFsync = []string{c.Asked.FullFsync}
 	cc.CheckpointFullFsync = []string{c.Asked.CheckpointFullFsync}
-	cc.Rounds, cc.Commits, cc.Marks = 1, min(cfg.Commits, maxCountCommits), nil
+	cc.Rounds, cc.Commits, cc.WALCommits, cc.Marks = 1, min(cfg.CommitsFor(c), maxCountCommits), 0, nil
 	return cc
 }
 
@@ -66,9 +67,7 @@ func CountClassifier(c Case) trace.Classifier {
 
 // CountAll runs a counting pass for every case of cfg, in matrix order.
 func CountAll(cfg Config, counter Counter, progress Progress) ([]Count, error) {
-	if progress == nil {
-		progress = func(string) {}
-	}
+	progress = runner.Quiet(progress)
 	var out []Count
 	for _, c := range cfg.cases() {
 		progress("counting syscalls (traced, not timed): " + c.Name())

@@ -50,6 +50,7 @@ func Records(cfg Config, out Outcome, envID string) []results.Record {
 		pooled := results.Timed("sqlite", params, results.PooledRound, r.Total.N, results.Stats{Total: r.Total}, r.Wall, float64(r.Total.N)*bytesPerCommit, envID)
 		pooled.Metrics = map[string]float64{"allocs_per_commit": r.AllocsPerCommit, "rows_checked": float64(rows)}
 		pooled.Notes = notes
+		pooled.Histogram = results.Histogram(r.Latency.Bins)
 		for _, c := range out.Counts {
 			if c.Case == r.Case {
 				maps.Copy(pooled.Metrics, countMetrics(c))

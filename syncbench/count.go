@@ -7,6 +7,7 @@ import (
 
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/results"
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscalls"
 	"github.com/durabench/durabench/syscount"
 )
@@ -44,9 +45,7 @@ func CountConfig(cfg Config, w Workload, bs int64, m syscalls.Method) Config {
 // Thread counts and order do not change what one write + sync calls, so
 // they are not repeated.
 func CountAll(cfg Config, counter Counter, progress Progress) ([]Count, error) {
-	if progress == nil {
-		progress = func(string) {}
-	}
+	progress = runner.Quiet(progress)
 	var out []Count
 	for _, w := range cfg.Workloads {
 		for _, bs := range cfg.BlockSizes {

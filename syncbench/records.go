@@ -35,6 +35,7 @@ func Records(res []Result, counts []Count, envID string) []results.Record {
 			results.Stats{Total: r.Total, Write: r.Write, Sync: r.Sync, HasSplit: true}, r.Wall, float64(r.Bytes)/(1<<20), envID)
 		pooled.Metrics = map[string]float64{"verified_writes": float64(r.Verified), "file_bytes": float64(r.FileSize)}
 		pooled.Notes = []string{r.Method.Syscall() + ": " + r.Method.Promise().String()}
+		pooled.Histogram = results.Histogram(r.Latency.Bins)
 		for _, c := range counts {
 			if c.Workload == r.Workload && c.BlockSize == r.BlockSize && c.Method == r.Method {
 				maps.Copy(pooled.Metrics, countMetrics(c))

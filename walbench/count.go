@@ -24,6 +24,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/wal"
 
 	"github.com/durabench/durabench/fixtures"
@@ -78,9 +79,7 @@ func SegmentClassifier(path string, isDir bool) trace.Class {
 // CountAll runs a counting pass with one writer for every layout, block
 // size, I/O mode and method of cfg.
 func CountAll(cfg Config, counter Counter, progress func(string)) ([]Count, error) {
-	if progress == nil {
-		progress = func(string) {}
-	}
+	progress = runner.Quiet(progress)
 	var out []Count
 	for _, c := range cfg.cases() {
 		c.Writers = 1

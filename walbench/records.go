@@ -50,6 +50,7 @@ func Records(res []Result, counts []Count, envID string) []results.Record {
 		pooled := results.Timed("wal", params, results.PooledRound, r.Total.N,
 			results.Stats{Total: r.Total, Write: r.Write, Sync: r.Sync, HasSplit: r.Split()}, r.Wall, float64(int64(r.Records)*r.BlockSize)/(1<<20), envID)
 		pooled.Metrics, pooled.Notes = metrics, []string{r.Method.Syscall() + ": " + r.Method.Promise().String()}
+		pooled.Histogram = results.Histogram(r.Latency.Bins)
 		out = append(out, pooled)
 	}
 	return out

@@ -213,3 +213,19 @@ func TestDiskNeeded(t *testing.T) {
 		t.Errorf("size sweep: %d bytes, want %d", got, 48*4096)
 	}
 }
+
+// A curve still rising at its largest writer count has no knee there: the
+// sentence says so and asks for more writers instead of calling the last
+// count tried the knee.
+func TestKneeOutsideRange(t *testing.T) {
+	curve := []Result{}
+	for _, p := range []struct {
+		writers, commits int
+	}{{1, 1000}, {8, 5000}, {64, 9000}} {
+		curve = append(curve, Result{Case: Case{Writers: p.writers}, Total: measure.Stats{N: p.commits, P99: 1_000_000}, Wall: 1e9})
+	}
+	k := kneeOf(curve)
+	if got, want := k.String(), "No knee within 1–64 writers: commits/s still rose 80 % from 8 to 64 writers (peak 9,000 /s with 64 writers); try more writers, e.g. --writers 128,256."; got != want {
+		t.Errorf("knee %q, want %q", got, want)
+	}
+}

@@ -75,19 +75,19 @@ func runCrashSQLite(args []string) error {
 	}
 	es, err := sqlitebench.ParseEngines(names)
 	if err != nil {
-		return asUsage(err)
+		return usageErrorf("--engines: %v", err)
 	}
 	js, err := sqlitebench.ParseJournalModes(*journals)
 	if err != nil {
-		return asUsage(err)
+		return usageErrorf("--journal-modes: %v", err)
 	}
 	ss, err := sqlitebench.ParseSynchronous(*syncs)
 	if err != nil {
-		return asUsage(err)
+		return usageErrorf("--synchronous: %v", err)
 	}
 	ff, err := sqlitebench.ParseFullFsync(*fulls)
 	if err != nil {
-		return asUsage(err)
+		return usageErrorf("--fullfsync: %v", err)
 	}
 	bs, err := parseBuilds(*builds)
 	if err != nil {

@@ -9,10 +9,10 @@ func TestCrashSQLiteRefusesBadInput(t *testing.T) {
 	dir := t.TempDir()
 	ok := []string{"sqlite", "--dir", dir, "--engines", "modernc"}
 	checkRefusals(t, "crash", ok, dir, []refusal{
-		{"engine", []string{"--engines", "sqlite4"}, `--engines "sqlite4"`},
-		{"journal", []string{"--journal-modes", "wall"}, `--journal-modes "wall"`},
-		{"synchronous twice", []string{"--synchronous", "full,2"}, "--synchronous: full given twice"},
-		{"fullfsync", []string{"--fullfsync", "2"}, `--fullfsync "2"`},
+		{"engine", []string{"--engines", "sqlite4"}, `--engines: engine "sqlite4"`},
+		{"journal", []string{"--journal-modes", "wall"}, `--journal-modes: journal mode "wall"`},
+		{"synchronous twice", []string{"--synchronous", "full,2"}, `--synchronous: synchronous level "2" is given twice`},
+		{"fullfsync", []string{"--fullfsync", "2"}, `--fullfsync: fullfsync value "2"`},
 		{"build", []string{"--macos-build", "apple,ios"}, `--macos-build "ios": use public, apple or both`},
 		{"commits", []string{"--commits", "0"}, "--commits 0: use 1 to 10000"},
 		{"model", []string{"--models", "windows"}, "--models"},

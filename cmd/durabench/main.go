@@ -31,9 +31,12 @@ var commands = []command{
 	{"env", "print the environment a run records: OS, file system, device, cache, VM", runEnv},
 	{"neighbor", "time a small sync while another process has unsynced data of its own", runNeighbor},
 	{"trace", "run a command and count its sync, fcntl and write calls, by file", runTrace},
+	{"advise", "from saved results: the SQLite pragmas or the group commit that meet your target", runAdvise},
+	{"compare", "put runs (or machines) side by side: ratios per case and whether they are significant", runCompare},
 	{"crash", "simulate power cuts: which acknowledged commits survive, under which persistence model", runCrash},
 	{"version", "print the build: version, git revision, Go, cgo, SQLite engines", runVersion},
 	{"verify", "check durabench itself on the disk under --dir: counts, read-back, tracer, flushes", runVerify},
+	{"report", "write report.md and a self-contained report.html with plots from a results directory", runReport},
 }
 
 func main() {

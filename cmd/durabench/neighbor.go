@@ -117,7 +117,14 @@ func runNeighbor(args []string) error {
 		}
 	}
 
-	return measure(&o, "neighbor", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	var p plan
+	if backlog != nil {
+		p = p.plus(plan{backlog.Steps(), backlog.Steps() / backlog.Trials})
+	}
+	if stream != nil {
+		p = p.plus(plan{stream.Steps(), stream.Steps() / stream.Passes})
+	}
+	return measureSteps(&o, "neighbor", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		var recs []results.Record
 		var parts []func(io.Writer) error
 		if backlog != nil {

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/durabench/durabench/fixtures"
+	"github.com/durabench/durabench/internal/advise"
 	"github.com/durabench/durabench/internal/envinfo"
 	"github.com/durabench/durabench/results"
 	"github.com/spf13/pflag"
@@ -19,6 +21,7 @@ type outputFlags struct {
 	out    string
 	format string
 	keep   bool
+	report string
 }
 
 var formats = []string{"table", "csv", "jsonl", "bench"}
@@ -28,6 +31,8 @@ func addOutputFlags(fs *pflag.FlagSet, o *outputFlags) {
 	fs.StringVar(&o.out, "out", "", "new directory for results.csv, results.jsonl, results.bench.txt, env.json and report.txt; must not exist")
 	fs.StringVar(&o.format, "format", "table", "what to print: "+strings.Join(formats, ", "))
 	fs.BoolVar(&o.keep, "keep", false, "keep the run's files instead of removing them at the end")
+	fs.StringVar(&o.report, "report", "", "new directory (or the --out directory) for report.md and report.html with plots")
+	fs.BoolVar(&quiet, "quiet", false, "print only the result: no progress or status lines (errors still go to standard error)")
 }
 
 // validate refuses bad --dir, --out and --format values before anything is
@@ -43,7 +48,13 @@ func (o *outputFlags) validate() error {
 	if !ok {
 		return usageErrorf("--format %q: use one of %s", o.format, strings.Join(formats, ", "))
 	}
-	return checkNewOut(o.out)
+	if err := checkNewOut(o.out); err != nil {
+		return err
+	}
+	if o.report != "" && filepath.Clean(o.report) != filepath.Clean(o.out) {
+		return checkNewReport(o.report)
+	}
+	return nil
 }
 
 // sink is where a run's results go: the --out directory if given, and
@@ -128,7 +139,7 @@ func (s *sink) close() error {
 	if err := s.out.Close(); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "durabench: results written to %s\n", s.out.Dir())
+	status("durabench: results written to %s", s.out.Dir())
 	return nil
 }
 
@@ -139,8 +150,16 @@ type measurement func(run *fixtures.Run, env envinfo.Env) ([]results.Record, fun
 
 // measure runs a measuring command once its input is validated: it records
 // the environment, creates --out and a new run directory under --dir (removed
-// at the end unless --keep), runs m there, and writes what m returns.
+// at the end unless --keep), runs m there, and writes what m returns. Its
+// progress meter does not know how many steps m takes: measureSteps does.
 func measure(o *outputFlags, experiment string, m measurement) error {
+	return measureSteps(o, experiment, plan{}, m)
+}
+
+// measureSteps is measure with a progress meter that knows m's steps: it
+// shows step i of p.steps with an ETA.
+func measureSteps(o *outputFlags, experiment string, p plan, m measurement) error {
+	defer startMeter("durabench "+experiment, p).Done()
 	env, err := envinfo.Collect(o.dir)
 	if err != nil {
 		return err
@@ -158,10 +177,26 @@ func measure(o *outputFlags, experiment string, m measurement) error {
 	if err != nil {
 		return err
 	}
-	if err := sink.emit(recs, report); err != nil {
+	meter.Done() // the results follow on a clean line
+	meaning := advise.Meaning(recs, env.OS)
+	if err := sink.emit(recs, withMeaning(report, meaning)); err != nil {
 		return err
 	}
-	return sink.close()
+	if o.format != "table" { // standard output holds data: the block goes beside it
+		advise.RenderMeaning(os.Stderr, meaning)
+	}
+	if err := sink.close(); err != nil {
+		return err
+	}
+	return writeReport(o.report, env, recs, false)
+}
+
+// withMeaning ends a report with its "What this means" block.
+func withMeaning(report func(io.Writer) error, lines []string) func(io.Writer) error {
+	if len(lines) == 0 {
+		return report
+	}
+	return reports(report, func(w io.Writer) error { advise.RenderMeaning(w, lines); return nil })
 }
 
 // reports joins several reports into one, a blank line between them.
@@ -178,6 +213,3 @@ func reports(parts ...func(io.Writer) error) func(io.Writer) error {
 		return nil
 	}
 }
-
-// progress prints a progress line on standard error.
-func progress(line string) { fmt.Fprintf(os.Stderr, "  %s\n", line) }

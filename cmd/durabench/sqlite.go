@@ -1,9 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/durabench/durabench/drivers"
@@ -56,13 +54,13 @@ const sqliteExamples = `  # Every engine, journal mode, synchronous level and fu
 type sqliteFlags struct {
 	engines, journalModes, synchronous, fullfsync, checkpointFullFsync []string
 	sqliteLib                                                          string
-	commits, warmup, rounds, rowsPerCommit, rowBytes                   int
+	commits, walCommits, warmup, rounds, rowsPerCommit, rowBytes       int
 	countSyscalls                                                      bool
 }
 
 // sqliteRenamed are the sqlitebench.Config fields whose flag is not the
 // field's name kebab-cased.
-var sqliteRenamed = map[string]string{"FullFsync": "fullfsync", "CheckpointFullFsync": "checkpoint-fullfsync", "SystemLib": "sqlite-lib"}
+var sqliteRenamed = map[string]string{"FullFsync": "fullfsync", "CheckpointFullFsync": "checkpoint-fullfsync", "SystemLib": "sqlite-lib", "WALCommits": "wal-commits"}
 
 func runSQLite(args []string) error {
 	fs := newFlags("sqlite", sqliteSynopsis, sqliteExamples)
@@ -74,7 +72,8 @@ func runSQLite(args []string) error {
 	listVar(fs, &f.synchronous, "synchronous", strings.Join(sqlitebench.SynchronousLevels, ","), "synchronous levels", sqlitebench.ParseSynchronous)
 	listVar(fs, &f.fullfsync, "fullfsync", "0,1", "fullfsync values (F_FULLFSYNC on macOS; changes nothing elsewhere)", sqlitebench.ParseFullFsync)
 	listVar(fs, &f.checkpointFullFsync, "checkpoint-fullfsync", sqlitebench.CheckpointDefault, "checkpoint_fullfsync values: default (left as the engine has it), 0, 1", sqlitebench.ParseCheckpointFullFsync)
-	fs.IntVar(&f.commits, "commits", 500, "measured commits per case and round")
+	fs.IntVar(&f.commits, "commits", 500, "measured commits per case and round (WAL cases: --wal-commits)")
+	fs.IntVar(&f.walCommits, "wal-commits", 3000, "measured commits per round in WAL mode, enough to hold WAL checkpoints (every 1,000 pages by default, the only syncs at synchronous=normal); 0, or --commits given without this flag: as --commits")
 	fs.IntVar(&f.warmup, "warmup", 50, "unmeasured commits before them, on the same connection")
 	fs.IntVar(&f.rounds, "rounds", 3, "rounds; each runs every case on a fresh database, and percentiles pool them")
 	fs.IntVar(&f.rowsPerCommit, "rows-per-commit", 1, "inserts per transaction")
@@ -83,6 +82,9 @@ func runSQLite(args []string) error {
 	fs.BoolVar(&f.countSyscalls, "count-syscalls", false, "after timing, run each case again, traced (ptrace on Linux, the interposer on macOS), and count its sync calls per commit by kind and by file, and the device's flushes")
 	if err := parseOptions(fs, args); err != nil {
 		return err
+	}
+	if fs.Changed("commits") && !fs.Changed("wal-commits") {
+		f.walCommits = 0 // the commits asked for, in every case
 	}
 	cfg, err := f.config(fs)
 	if err != nil {
@@ -99,10 +101,14 @@ func runSQLite(args []string) error {
 		if st.Name == "system" {
 			hint = " (--sqlite-lib PATH names the libsqlite3 to load)"
 		}
-		fmt.Fprintf(os.Stderr, "durabench sqlite: not running %s: %s%s\n", st.Name, st.Reason, hint)
+		status("durabench sqlite: not running %s: %s%s", st.Name, st.Reason, hint)
 	}
 
-	return measure(&o, "sqlite", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	p := plan{cfg.Steps(), len(cfg.Engines) + cfg.Cases()}
+	if f.countSyscalls {
+		p = p.plus(plan{cfg.CountSteps(), cfg.CountSteps()})
+	}
+	return measureSteps(&o, "sqlite", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		out, err := sqlitebench.Run(run, cfg, progress)
 		if err != nil {
 			return nil, nil, err
@@ -122,7 +128,7 @@ func runSQLite(args []string) error {
 func (f sqliteFlags) config(fs *pflag.FlagSet) (sqlitebench.Config, error) {
 	cfg := sqlitebench.Config{SystemLib: f.sqliteLib, JournalModes: f.journalModes, Synchronous: f.synchronous,
 		FullFsync: f.fullfsync, CheckpointFullFsync: f.checkpointFullFsync,
-		Commits: f.commits, Warmup: f.warmup, Rounds: f.rounds, RowsPerCommit: f.rowsPerCommit, RowBytes: f.rowBytes}
+		Commits: f.commits, WALCommits: f.walCommits, Warmup: f.warmup, Rounds: f.rounds, RowsPerCommit: f.rowsPerCommit, RowBytes: f.rowBytes}
 	sel, err := sqlitebench.SelectEngines(f.engines, f.sqliteLib)
 	if err != nil {
 		return cfg, refuse(err, fs, sqliteRenamed)

@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
+	"time"
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
@@ -29,18 +29,32 @@ more commits).`
 const suiteExamples = `  durabench suite                      # the current directory
   durabench suite --dir /data --out results/quick`
 
-// suitePart is one section of the quick suite: a title and its measurement.
+// suitePart is one section of the quick suite: a title, its measurement
+// and its progress steps.
 type suitePart struct {
-	title string
-	run   measurement
+	title, phase string
+	run          measurement
+	plan         func() plan
 }
 
 // suiteParts is the quick suite, in order.
 var suiteParts = []suitePart{
-	{"Sync methods (durabench sync)", quickSync},
-	{"Write-ahead log and group commit (durabench wal)", quickWAL},
-	{"SQLite commits (durabench sqlite)", quickSQLite},
-	{"Simulated power cuts of the log (durabench crash wal)", quickCrash},
+	{"Sync methods (durabench sync)", "sync", quickSync, func() plan {
+		cfg := quickSyncConfig()
+		return plan{cfg.Steps(), cfg.Cases()}
+	}},
+	{"Write-ahead log and group commit (durabench wal)", "wal", quickWAL, func() plan {
+		cfg := quickWALConfig(1, 8, 64)
+		return plan{cfg.Steps(), cfg.Cases()}
+	}},
+	{"SQLite commits (durabench sqlite)", "sqlite", quickSQLite, func() plan {
+		cfg, err := quickSQLiteConfig()
+		if err != nil {
+			return plan{}
+		}
+		return plan{cfg.Steps(), len(cfg.Engines) + cfg.Cases()}
+	}},
+	{"Simulated power cuts of the log (durabench crash wal)", "crash", quickCrash, func() plan { return plan{} }},
 }
 
 func runSuite(args []string) error {
@@ -55,11 +69,16 @@ func runSuite(args []string) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	return measure(&o, "suite", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	start := time.Now()
+	var p plan
+	for _, part := range suiteParts {
+		p = p.plus(part.plan())
+	}
+	return measureSteps(&o, "suite", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		var recs []results.Record
 		var parts []func(io.Writer) error
 		for _, p := range suiteParts {
-			fmt.Fprintf(os.Stderr, "durabench suite: %s\n", p.title)
+			meter.Phase(p.phase)
 			r, report, err := p.run(run, env)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: %w", p.title, err)
@@ -71,6 +90,11 @@ func runSuite(args []string) error {
 				return report(w)
 			})
 		}
+		took := time.Since(start)
+		parts = append(parts, func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "The suite took %.1f s.\n", took.Seconds())
+			return err
+		})
 		return recs, reports(parts...), nil
 	})
 }
@@ -78,51 +102,77 @@ func runSuite(args []string) error {
 // quickSync is a short durabench sync: every method, 4K and 64K, overwrite
 // and append.
 func quickSync(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
-	cfg := syncbench.Config{
-		Workloads:  []syncbench.Workload{syncbench.Overwrite, syncbench.Append},
-		BlockSizes: []int64{4 << 10, 64 << 10},
-		Methods:    syscalls.Methods(),
-		Iterations: 300, Warmup: 30, Rounds: 3,
-		FileSize: 64 << 20, SyncEvery: 1, Threads: []int{1},
-	}
-	res, err := syncbench.Run(run, cfg, nil)
+	cfg := quickSyncConfig()
+	res, err := syncbench.Run(run, cfg, progress)
 	if err != nil {
 		return nil, nil, err
 	}
 	return syncbench.Records(res, nil, env.ID), func(w io.Writer) error { return syncbench.Report(w, cfg, res, nil) }, nil
 }
 
-// quickWAL is a short durabench wal: 4 KiB records in initialized segments,
-// buffered, fdatasync where the OS has it (else fsync), 1, 8 and 64 writers.
+// quickSyncConfig is the suite's sync configuration.
+func quickSyncConfig() syncbench.Config {
+	return syncbench.Config{
+		Workloads:  []syncbench.Workload{syncbench.Overwrite, syncbench.Append},
+		BlockSizes: []int64{4 << 10, 64 << 10},
+		Methods:    syscalls.Methods(),
+		Iterations: 200, Warmup: 20, Rounds: 3, // fewer than sync's defaults: the suite must stay under 90 s on a busy disk
+		FileSize: 64 << 20, SyncEvery: 1, Threads: []int{1},
+	}
+}
+
+// quickWAL is a short durabench wal: quickWALConfig with 1, 8 and 64
+// writers.
 func quickWAL(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
-	method := syscalls.Fsync
-	if syscalls.Fdatasync.Available() {
-		method = syscalls.Fdatasync
-	}
-	cfg := walbench.Config{
-		Layouts:    []fixtures.State{fixtures.Initialized},
-		BlockSizes: []int64{4 << 10},
-		IOModes:    []wal.IOMode{wal.Buffered},
-		Methods:    []syscalls.Method{method},
-		Iterations: 3200, Warmup: 320, Rounds: 2,
-		FileSize: 16 << 20, SyncEvery: 1, Writers: []int{1, 8, 64},
-	}
+	cfg := quickWALConfig(1, 8, 64)
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, err
 	}
-	res, err := walbench.Run(run, cfg, nil)
+	res, err := walbench.Run(run, cfg, progress)
 	if err != nil {
 		return nil, nil, err
 	}
 	return walbench.Records(res, nil, env.ID), func(w io.Writer) error { return walbench.Report(w, cfg, res, nil) }, nil
 }
 
+// quickWALConfig is a short group-commit curve, the suite's and advise
+// group-commit's: 4 KiB records in initialized segments, buffered,
+// fdatasync where the OS has it (else fsync), for the writer counts given.
+func quickWALConfig(writers ...int) walbench.Config {
+	method := syscalls.Fsync
+	if syscalls.Fdatasync.Available() {
+		method = syscalls.Fdatasync
+	}
+	return walbench.Config{
+		Layouts:    []fixtures.State{fixtures.Initialized},
+		BlockSizes: []int64{4 << 10},
+		IOModes:    []wal.IOMode{wal.Buffered},
+		Methods:    []syscalls.Method{method},
+		Iterations: 3200, Warmup: 320, Rounds: 2,
+		FileSize: 16 << 20, SyncEvery: 1, Writers: writers,
+	}
+}
+
 // quickSQLite is a short durabench sqlite: every engine this build has,
 // DELETE and WAL at NORMAL and FULL, fullfsync off.
 func quickSQLite(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
-	sel, err := sqlitebench.SelectEngines(nil, "")
+	cfg, err := quickSQLiteConfig()
 	if err != nil {
 		return nil, nil, err
+	}
+	out, err := sqlitebench.Run(run, cfg, progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sqlitebench.Records(cfg, out, env.ID), func(w io.Writer) error { return sqlitebench.Report(w, cfg, out) }, nil
+}
+
+// quickSQLiteConfig is the suite's sqlite configuration: every engine this
+// build and machine can run.
+func quickSQLiteConfig() (sqlitebench.Config, error) {
+	sel, err := sqlitebench.SelectEngines(nil, "")
+	if err != nil {
+		return sqlitebench.Config{}, err
 	}
 	cfg := sqlitebench.Config{
 		Engines: sel.Names, Skipped: sel.Skipped,
@@ -130,14 +180,7 @@ func quickSQLite(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.
 		Synchronous:         []string{"normal", "full"},
 		FullFsync:           []string{"0"},
 		CheckpointFullFsync: []string{sqlitebench.CheckpointDefault},
-		Commits:             300, Warmup: 30, Rounds: 1, RowsPerCommit: 1, RowBytes: 100,
+		Commits:             300, WALCommits: 1200, Warmup: 30, Rounds: 1, RowsPerCommit: 1, RowBytes: 100,
 	}
-	if err := cfg.Validate(); err != nil {
-		return nil, nil, err
-	}
-	out, err := sqlitebench.Run(run, cfg, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sqlitebench.Records(cfg, out, env.ID), func(w io.Writer) error { return sqlitebench.Report(w, cfg, out) }, nil
+	return cfg, cfg.Validate()
 }

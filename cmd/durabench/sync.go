@@ -93,7 +93,11 @@ func runSync(args []string) error {
 		return err
 	}
 
-	return measure(&o, "sync", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	p := plan{cfg.Steps(), cfg.Steps() / cfg.Rounds}
+	if f.countSyscalls {
+		p = p.plus(plan{cfg.CountSteps(), cfg.CountSteps()})
+	}
+	return measureSteps(&o, "sync", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		res, err := syncbench.Run(run, cfg, progress)
 		if err != nil {
 			return nil, nil, err

@@ -33,7 +33,9 @@ record back (Replay: checksum, sequence, content), and fallocate and
 initialized segments must end at the size they were made with; a
 configuration that would outgrow them is refused before anything is
 written. With several writer counts the report adds the group-commit curve
-and its knee: the fewest writers reaching 90 % of the best commits/s.`
+and its knee: the fewest writers reaching 90 % of the best commits/s, named
+only when the curve flattens within the counts tried (otherwise it says to
+try more writers).`
 
 const walExamples = `  # As the Linux Rust WAL benchmark runs it: three layouts, buffered vs direct, fsync vs fdatasync, 16K
   durabench wal --dir /data --layouts append,fallocate,initialized --block-sizes 16K \
@@ -115,7 +117,11 @@ func runWAL(args []string) error {
 		return asUsage(err)
 	}
 
-	return measure(&o, "wal", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	p := plan{cfg.Steps(), cfg.Cases()}
+	if f.countSyscalls {
+		p = p.plus(plan{cfg.CountSteps(), cfg.CountSteps()})
+	}
+	return measureSteps(&o, "wal", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		res, err := walbench.Run(run, cfg, progress)
 		if err != nil {
 			return nil, nil, err
