@@ -17,8 +17,8 @@ import (
 // random. Every cut gets variant 0 (keep all) and variant 1 (lose all not
 // durable); random variants (2, 3, ...) then go round the cuts that have
 // something pending, in cut order, until the budget of states is spent.
-// States with the same files are checked once (the verdict is reused) but
-// counted each time.
+// States with the same files and the same acknowledged count are checked
+// once (the verdict is reused) but counted each time.
 
 // Verdict is a checker's judgement of one state.
 type Verdict struct {
@@ -53,7 +53,7 @@ func (f CheckerFunc) Check(dir string, acked uint64) Verdict { return f(dir, ack
 type Explorer struct {
 	Model  Model
 	Seed   uint64
-	States int    // the budget: at least this many states, unless the log has fewer distinct choices
+	States int    // the budget: this many states, or more when keep-all and lose-all at every cut take more, or fewer when no cut has anything pending
 	Config string // the command's name for what was recorded, put in state identifiers
 	Torn   TornMode
 	// Scratch is an existing directory; each state is built in a new child
