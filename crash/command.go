@@ -27,7 +27,8 @@ import (
 //	exit 1        the state is bad: "lost N" says N acknowledged commits
 //	              are missing, "corrupt WHY" that the data cannot be read;
 //	              with neither line, the state counts as corrupt and the
-//	              first line of output is the reason
+//	              reason is the first line of standard output, or else the
+//	              last line of standard error (where a traceback ends)
 //	other status  the check itself failed: exploring stops with its output
 //
 // "lost N" and "corrupt WHY" are whole lines; other lines are ignored.

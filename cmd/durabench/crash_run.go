@@ -35,8 +35,8 @@ the cut (or both appended as its last two arguments), and in
 DURABENCH_CRASH_DIR and DURABENCH_CRASH_ACKED. It answers by exit status:
 0 the state is good; 1 it is bad, with a line "lost N" (N acknowledged
 commits missing) and/or "corrupt WHY" on standard output (neither: corrupt,
-its first line is the reason); any other status stops the run (the check
-itself failed).
+for the first line of its output or the last of its errors); any other
+status stops the run (the check itself failed).
 
 Under macos, each recorded fsync and fdatasync stands for a darwin call:
 --macos-map fsync=full says the program would call F_FULLFSYNC where Linux
