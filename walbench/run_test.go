@@ -87,10 +87,15 @@ func TestRunCountsAndReadsBack(t *testing.T) {
 	if err := Report(&buf, cfg, res, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"verified 96 records", "1048576 → 1048576", "0 → 196608", "Group-commit curve: initialized 4K direct fdatasync", "of peak at p99"} {
+	for _, want := range []string{"verified 96 records", "1048576 → 1048576", "0 → 196608", "Group-commit curve: initialized 4K direct fdatasync"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, buf.String())
 		}
+	}
+	// Whether a measured curve bends inside the tried range depends on the
+	// disk; the curve must end in one of the two sentences either way.
+	if !strings.Contains(buf.String(), "of peak at p99") && !strings.Contains(buf.String(), "No knee within") {
+		t.Errorf("report names neither a knee nor its absence:\n%s", buf.String())
 	}
 	recs := Records(res, nil, "env-1")
 	if len(recs) != len(res)*(cfg.Rounds+1) {

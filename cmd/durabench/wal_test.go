@@ -46,10 +46,15 @@ func TestWALRunsAndReadsBack(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{"Commit latency", "mean commit", "verified 72 records", "1048576 → 1048576", "0 → 147456",
-		"Group-commit curve: initialized 4K direct fdatasync", "of peak at p99", "Environment"} {
+		"Group-commit curve: initialized 4K direct fdatasync", "Environment"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("report lacks %q:\n%s", want, stdout)
 		}
+	}
+	// Whether a measured curve bends inside the tried range depends on the
+	// disk; the curve must end in one of the two sentences either way.
+	if !strings.Contains(stdout, "of peak at p99") && !strings.Contains(stdout, "No knee within") {
+		t.Errorf("report names neither a knee nor its absence:\n%s", stdout)
 	}
 	recs := readRecords(t, out)
 	verified := 0
