@@ -3,6 +3,7 @@ package walbench
 import (
 	"bytes"
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -92,10 +93,10 @@ func TestRunCountsAndReadsBack(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, buf.String())
 		}
 	}
-	// Whether a measured curve bends inside the tried range depends on the
-	// disk; the curve must end in one of the two sentences either way.
-	if !strings.Contains(buf.String(), "of peak at p99") && !strings.Contains(buf.String(), "No knee within") {
-		t.Errorf("report names neither a knee nor its absence:\n%s", buf.String())
+	// Whether the curve bends within the writer counts tried depends on the
+	// disk's timing, so either sentence about the knee is right.
+	if !kneeSentence.MatchString(buf.String()) {
+		t.Errorf("report has no sentence about the curve's knee:\n%s", buf.String())
 	}
 	recs := Records(res, nil, "env-1")
 	if len(recs) != len(res)*(cfg.Rounds+1) {
@@ -234,3 +235,7 @@ func TestKneeOutsideRange(t *testing.T) {
 		t.Errorf("knee %q, want %q", got, want)
 	}
 }
+
+// kneeSentence matches either sentence the report gives about the
+// group-commit curve's knee: found, or not within the writers tried.
+var kneeSentence = regexp.MustCompile(`\d+ writers? reach(es)? \d+ % of peak at p99 |No knee within \d+–\d+ writers: `)

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -51,10 +52,10 @@ func TestWALRunsAndReadsBack(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, stdout)
 		}
 	}
-	// Whether a measured curve bends inside the tried range depends on the
-	// disk; the curve must end in one of the two sentences either way.
-	if !strings.Contains(stdout, "of peak at p99") && !strings.Contains(stdout, "No knee within") {
-		t.Errorf("report names neither a knee nor its absence:\n%s", stdout)
+	// Whether the curve bends within the writer counts tried depends on the
+	// disk's timing, so either sentence about the knee is right.
+	if !kneeSentence.MatchString(stdout) {
+		t.Errorf("report has no sentence about the curve's knee:\n%s", stdout)
 	}
 	recs := readRecords(t, out)
 	verified := 0
@@ -78,3 +79,7 @@ func TestWALRunsAndReadsBack(t *testing.T) {
 		t.Errorf("the run left %d entries in --dir", len(entries))
 	}
 }
+
+// kneeSentence matches either sentence the report gives about the
+// group-commit curve's knee: found, or not within the writers tried.
+var kneeSentence = regexp.MustCompile(`\d+ writers? reach(es)? \d+ % of peak at p99 |No knee within \d+–\d+ writers: `)
