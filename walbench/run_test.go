@@ -3,6 +3,7 @@ package walbench
 import (
 	"bytes"
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -87,10 +88,15 @@ func TestRunCountsAndReadsBack(t *testing.T) {
 	if err := Report(&buf, cfg, res, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"verified 96 records", "1048576 → 1048576", "0 → 196608", "Group-commit curve: initialized 4K direct fdatasync", "of peak at p99"} {
+	for _, want := range []string{"verified 96 records", "1048576 → 1048576", "0 → 196608", "Group-commit curve: initialized 4K direct fdatasync"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, buf.String())
 		}
+	}
+	// Whether the curve bends within the writer counts tried depends on the
+	// disk's timing, so either sentence about the knee is right.
+	if !kneeSentence.MatchString(buf.String()) {
+		t.Errorf("report has no sentence about the curve's knee:\n%s", buf.String())
 	}
 	recs := Records(res, nil, "env-1")
 	if len(recs) != len(res)*(cfg.Rounds+1) {
@@ -229,3 +235,7 @@ func TestKneeOutsideRange(t *testing.T) {
 		t.Errorf("knee %q, want %q", got, want)
 	}
 }
+
+// kneeSentence matches either sentence the report gives about the
+// group-commit curve's knee: found, or not within the writers tried.
+var kneeSentence = regexp.MustCompile(`\d+ writers? reach(es)? \d+ % of peak at p99 |No knee within \d+–\d+ writers: `)

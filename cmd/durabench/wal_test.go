@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -46,10 +47,15 @@ func TestWALRunsAndReadsBack(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{"Commit latency", "mean commit", "verified 72 records", "1048576 → 1048576", "0 → 147456",
-		"Group-commit curve: initialized 4K direct fdatasync", "of peak at p99", "Environment"} {
+		"Group-commit curve: initialized 4K direct fdatasync", "Environment"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("report lacks %q:\n%s", want, stdout)
 		}
+	}
+	// Whether the curve bends within the writer counts tried depends on the
+	// disk's timing, so either sentence about the knee is right.
+	if !kneeSentence.MatchString(stdout) {
+		t.Errorf("report has no sentence about the curve's knee:\n%s", stdout)
 	}
 	recs := readRecords(t, out)
 	verified := 0
@@ -73,3 +79,7 @@ func TestWALRunsAndReadsBack(t *testing.T) {
 		t.Errorf("the run left %d entries in --dir", len(entries))
 	}
 }
+
+// kneeSentence matches either sentence the report gives about the
+// group-commit curve's knee: found, or not within the writers tried.
+var kneeSentence = regexp.MustCompile(`\d+ writers? reach(es)? \d+ % of peak at p99 |No knee within \d+–\d+ writers: `)

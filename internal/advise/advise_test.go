@@ -415,3 +415,16 @@ func TestPragmasWithMeasuredCrashVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// The crash lines count, per model, the configurations that kept every
+// acknowledged commit, from the verdict metrics.
+func TestCrashMeaning(t *testing.T) {
+	lines := CrashMeaning(load(t, "crash-handmade").Records)
+	want := "Simulated power cuts under linux-ext4: 6 of 16 configurations kept every acknowledged commit in every state checked; lost commits: "
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], want) {
+		t.Fatalf("lines %q; want 4 models, the first starting %q", lines, want)
+	}
+	if !strings.Contains(lines[0], "corrupt states: sqlite/modernc/wal/off/fullfsync=0, sqlite/mattn/wal/off/fullfsync=0, sqlite/system/wal/off/fullfsync=0.") {
+		t.Errorf("the corrupt configurations are not named: %q", lines[0])
+	}
+}

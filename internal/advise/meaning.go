@@ -44,6 +44,8 @@ func Meaning(recs []results.Record, goos string) []string {
 			return SQLiteMeaning(recs, goos)
 		case "neighbor":
 			return NeighborMeaning(recs)
+		case CrashExperiment:
+			return CrashMeaning(recs)
 		}
 		return nil
 	}
@@ -63,7 +65,7 @@ func Meaning(recs []results.Record, goos string) []string {
 	}
 	// Second lines while there is room, the decisions first: what a
 	// SQLite setting risks, then the log's curve, then the rest.
-	for _, exp := range []string{"sqlite", "wal", "sync", "neighbor"} {
+	for _, exp := range []string{"sqlite", "wal", "sync", "neighbor", CrashExperiment} {
 		if i := slices.Index(exps, exp); i >= 0 && len(each[i]) > 1 && len(lines) < MaxMeaning {
 			lines = append(lines, each[i][1])
 		}
@@ -369,6 +371,47 @@ func NeighborMeaning(recs []results.Record) []string {
 	}
 	if len(lines) > 0 {
 		lines = append(lines, "A sync can wait for other processes' unsynced data: time it on a busy machine, not only an idle one.")
+	}
+	return lines
+}
+
+// CrashMeaning reads `crash` records: per model, how many configurations
+// kept every acknowledged commit in every state checked, and which did not.
+func CrashMeaning(recs []results.Record) []string {
+	type tally struct {
+		configs, kept int
+		lost, corrupt []string
+	}
+	by := map[string]*tally{}
+	var models []string
+	for _, r := range saved.Pooled(recs, CrashExperiment) {
+		m := r.Params.Get("model")
+		if by[m] == nil {
+			by[m] = &tally{}
+			models = append(models, m)
+		}
+		t := by[m]
+		t.configs++
+		switch cfg := r.Params.Get("config"); {
+		case r.Metrics["corrupt_states"] > 0:
+			t.corrupt = append(t.corrupt, cfg)
+		case r.Metrics["lost_states"] > 0:
+			t.lost = append(t.lost, cfg)
+		default:
+			t.kept++
+		}
+	}
+	var lines []string
+	for _, m := range models {
+		t := by[m]
+		l := fmt.Sprintf("Simulated power cuts under %s: %d of %d configurations kept every acknowledged commit in every state checked", m, t.kept, t.configs)
+		if len(t.lost) > 0 {
+			l += "; lost commits: " + strings.Join(t.lost, ", ")
+		}
+		if len(t.corrupt) > 0 {
+			l += "; corrupt states: " + strings.Join(t.corrupt, ", ")
+		}
+		lines = append(lines, l+".")
 	}
 	return lines
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -128,30 +129,25 @@ func TestHTMLStandsAlone(t *testing.T) {
 	}
 }
 
-func TestKnee(t *testing.T) {
-	mk := func(ops ...float64) curve {
-		var c curve
+func TestKneeMarkedOnlyInsideTheRange(t *testing.T) {
+	caption := func(ops ...float64) string {
+		in := fixture()
+		var recs []results.Record
 		for i, o := range ops {
-			c.writers = append(c.writers, 1<<i)
-			c.recs = append(c.recs, results.Record{OpsPerSec: o})
+			recs = append(recs, walRec("fdatasync", strconv.Itoa(1<<(2*i)), o))
 		}
-		return c
+		in.Records = recs
+		r, err := Build(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Sections[0].Plots[0].Caption
 	}
-	for _, tc := range []struct {
-		name string
-		ops  []float64
-		knee int
-		ok   bool
-	}{
-		{"flattens", []float64{100, 300, 950, 1000, 990}, 2, true},
-		{"still climbing at the largest count", []float64{100, 200, 400, 800}, 3, false},
-		{"reaches 90 % only at the last count", []float64{100, 200, 850, 1000}, 3, false},
-		{"falls away after the knee", []float64{100, 950, 1000, 500}, 1, false},
-	} {
-		k, ok := kneeOf(mk(tc.ops...))
-		if k != tc.knee || ok != tc.ok {
-			t.Errorf("%s: kneeOf = %d, %v; want %d, %v", tc.name, k, ok, tc.knee, tc.ok)
-		}
+	if got := caption(1000, 3000, 3300, 3350); !strings.Contains(got, "knee at 16 writers, 3,300 /s commits (best 3,350 /s)") {
+		t.Errorf("flattening curve: caption %q, want the knee at 16 writers", got)
+	}
+	if got := caption(1000, 2000, 4000, 8000); !strings.Contains(got, "no knee inside the range tried (1 to 64 writers)") || !strings.Contains(got, "try more writers") {
+		t.Errorf("rising curve: caption %q, want no knee and to try more writers", got)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/durabench/durabench/measure"
 	"github.com/durabench/durabench/results"
 	"github.com/durabench/durabench/sqlitebench"
 )
@@ -182,35 +183,15 @@ func walCurves(all []results.Record) []curve {
 	return out
 }
 
-// kneeShare is the share of the best commits/s that marks the knee.
-const kneeShare = 0.9
-
-// kneeOf returns the index of the knee of a curve, the fewest writers
-// reaching kneeShare of its best commits/s, and whether the curve really
-// bends inside the tried range: the knee is not the largest writer count
-// tried, and every larger count stays at or above kneeShare of the best.
-// A curve still rising at its largest count has no knee here.
+// kneeOf returns the index of a curve's knee (measure.FindKnee, the one
+// knee rule) and whether the curve really bends inside the range tried.
 func kneeOf(c curve) (int, bool) {
-	best := 0.0
-	for _, r := range c.recs {
-		best = math.Max(best, r.OpsPerSec)
-	}
-	k := -1
+	ys := make([]float64, len(c.recs))
 	for i, r := range c.recs {
-		if r.OpsPerSec >= kneeShare*best {
-			k = i
-			break
-		}
+		ys[i] = r.OpsPerSec
 	}
-	if k < 0 || k == len(c.recs)-1 {
-		return k, false
-	}
-	for _, r := range c.recs[k+1:] {
-		if r.OpsPerSec < kneeShare*best {
-			return k, false
-		}
-	}
-	return k, true
+	k := measure.FindKnee(c.writers, ys)
+	return k.Index, k.Inside
 }
 
 // walSection draws the group-commit curves (commits/s and p99 against
@@ -222,7 +203,7 @@ func walSection(recs []results.Record) (*Section, error) {
 	}
 	s := &Section{Title: "Write-ahead log and group commit (durabench wal)",
 		Intro: "Concurrent writers append to one log and share its syncs: one sync makes every record queued before it durable. " +
-			"The knee is the fewest writers reaching 90 % of the best commits/s, marked only where the curve flattens inside the range tried."}
+			"The knee is the fewest writers reaching 90 % of the best commits/s, marked only where the curve flattens inside the range tried (its last step gains under 10 %)."}
 	curves := walCurves(all)
 	if len(curves) > 0 {
 		var rateS, p99S []series
@@ -236,7 +217,7 @@ func walSection(recs []results.Record) (*Section, error) {
 			rateS, p99S = append(rateS, series{name: c.name, xys: r}), append(p99S, series{name: c.name, xys: q})
 			k, ok := kneeOf(c)
 			if ok {
-				notes = append(notes, fmt.Sprintf("%s: knee at %d writers, %s commits/s (best %s)", c.name, c.writers[k], rate(c.recs[k].OpsPerSec), rate(bestRate(c))))
+				notes = append(notes, fmt.Sprintf("%s: knee at %d writers, %s commits (best %s)", c.name, c.writers[k], rate(c.recs[k].OpsPerSec), rate(bestRate(c))))
 			} else {
 				notes = append(notes, fmt.Sprintf("%s: no knee inside the range tried (%d to %d writers): commits/s still climb near the largest count; try more writers", c.name, c.writers[0], c.writers[len(c.writers)-1]))
 			}
