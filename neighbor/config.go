@@ -121,7 +121,7 @@ func (c BacklogConfig) Validate() error {
 			return bad("backlog %d: must be 0 or more bytes", b)
 		}
 	}
-	return nil
+	return c.checkLimits()
 }
 
 // Validate checks a stream run before anything is touched.
@@ -149,7 +149,7 @@ func (c StreamConfig) Validate() error {
 			return bad("rate %d: must be 0, a positive number of bytes per second, or max", int64(r))
 		}
 	}
-	return nil
+	return c.checkLimits()
 }
 
 // Rate is a neighbour's target write rate in bytes per second.

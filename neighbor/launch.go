@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // The parent's side of a neighbour. Invariants:
@@ -19,6 +21,10 @@ import (
 //     OS. On Linux it also gets SIGTERM from the kernel (procattr_linux.go).
 //   - close always reaps the process and then checks that its directory is
 //     gone; a neighbour that left files behind is an error, never ignored.
+//   - A neighbour's life is bounded from our side too: killGrace after its
+//     timeout we kill it (SIGKILL works on a stopped process, whose own
+//     timer cannot fire), so no reply we wait for and no reaping outlasts
+//     the timeout by more than killGrace.
 
 // Launch says how to start a neighbour process: Path with Args runs the
 // neighbour role (the command that serves it passes ChildRole to
@@ -38,7 +44,15 @@ type neighbour struct {
 	dir    string
 	reaped bool
 	err    error // of the reaping
+
+	deadline *time.Timer // kills the process killGrace after its timeout
+	overdue  atomic.Bool // the deadline fired
+	timeout  time.Duration
 }
+
+// killGrace is how long past its own timeout a neighbour may take to remove
+// its files and exit before we kill it.
+const killGrace = 2 * time.Second
 
 // startNeighbour starts a neighbour with task c.
 func startNeighbour(l Launch, c childConfig) (*neighbour, error) {
@@ -58,7 +72,12 @@ func startNeighbour(l Launch, c childConfig) (*neighbour, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the neighbour %s: %w", l.Path, err)
 	}
-	return &neighbour{cmd: cmd, in: in, lines: bufio.NewScanner(out), stderr: stderr, dir: c.Dir}, nil
+	n := &neighbour{cmd: cmd, in: in, lines: bufio.NewScanner(out), stderr: stderr, dir: c.Dir, timeout: c.Timeout}
+	n.deadline = time.AfterFunc(c.Timeout+killGrace, func() {
+		n.overdue.Store(true)
+		cmd.Process.Kill()
+	})
+	return n, nil
 }
 
 // pid returns the neighbour's process id.
@@ -99,7 +118,15 @@ func (n *neighbour) close() error {
 	n.reaped = true
 	n.in.Close()
 	var errs []error
-	if err := n.cmd.Wait(); err != nil {
+	err := n.cmd.Wait()
+	n.deadline.Stop()
+	if n.overdue.Load() {
+		errs = append(errs, fmt.Errorf("the neighbour was still running %v after its %v timeout (stopped or hung) and was killed", killGrace, n.timeout))
+		// It could not remove its own files: they are ours to remove.
+		if rerr := os.RemoveAll(n.dir); rerr != nil {
+			errs = append(errs, rerr)
+		}
+	} else if err != nil {
 		msg := strings.TrimSpace(n.stderr.String())
 		if msg != "" {
 			err = fmt.Errorf("%w: %s", err, msg)

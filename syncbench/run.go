@@ -238,8 +238,10 @@ func runThreadedRound(run *fixtures.Run, cfg Config, round int, a *accumulator) 
 				t.f.Close()
 			}
 		}
-		for _, s := range specs {
-			os.Remove(s.path)
+		if !run.Kept() {
+			for _, s := range specs {
+				os.Remove(s.path)
+			}
 		}
 	}()
 	for i := range targets {
@@ -310,7 +312,9 @@ func runInterleavedRound(run *fixtures.Run, cfg Config, round int, group []*accu
 				t.f.Close()
 			}
 		}
-		os.Remove(spec.path)
+		if !run.Kept() {
+			os.Remove(spec.path)
+		}
 	}()
 	var cur *cursor
 	for i, a := range group {
