@@ -90,6 +90,9 @@ func Run(run *fixtures.Run, cfg Config, progress Progress) ([]Result, error) {
 		if cfg.Order == Interleaved {
 			// Cases come in groups of len(cfg.Methods) sharing a workload and size.
 			for i := 0; i < len(cases); i += len(cfg.Methods) {
+				if err := run.Err(); err != nil { // stopped: no new case
+					return nil, err
+				}
 				group := acc[i : i+len(cfg.Methods)]
 				progress(fmt.Sprintf("round %d/%d: %s %s, %d methods interleaved", r+1, cfg.Rounds,
 					cases[i].Workload, units.FormatSize(cases[i].BlockSize), len(group)))
@@ -100,6 +103,9 @@ func Run(run *fixtures.Run, cfg Config, progress Progress) ([]Result, error) {
 			continue
 		}
 		for _, a := range acc {
+			if err := run.Err(); err != nil { // stopped: no new case
+				return nil, err
+			}
 			progress(fmt.Sprintf("round %d/%d: %s", r+1, cfg.Rounds, a.c.Name()))
 			if err := runThreadedRound(run, cfg, r, a); err != nil {
 				return nil, err
