@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/durabench/durabench/results"
 	"github.com/spf13/pflag"
 )
 
@@ -79,8 +80,9 @@ func checkNewOut(out string) error {
 	}
 	if _, err := os.Lstat(out); err == nil {
 		return usageErrorf("--out %s exists already: results are never overwritten; name a new directory", out)
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return usageErrorf("--out %s: %v", out, err)
+	}
+	if err := results.CheckOut(out); err != nil {
+		return usageErrorf("--out %s: %v", out, strings.TrimPrefix(err.Error(), "results: "))
 	}
 	return nil
 }

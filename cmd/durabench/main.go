@@ -63,9 +63,12 @@ func dispatch(args []string) int {
 			continue
 		}
 		err := c.run(args[1:])
+		var stopped stoppedError
 		switch {
 		case err == nil:
 			return exitOK
+		case errors.As(err, &stopped):
+			return stopped.exitCode() // what happened is said already
 		case errors.Is(err, pflag.ErrHelp):
 			return exitOK
 		case isUsageError(err):

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
@@ -46,15 +49,16 @@ func (o *outputFlags) validate() error {
 	return checkNewOut(o.out)
 }
 
-// sink is where a run's results go: the --out directory if given, and
-// standard output in the chosen format.
+// sink is where a run's results go: the --out directory if given (written
+// aside and committed at the end, see results.Out), and standard output in
+// the chosen format.
 type sink struct {
 	flags *outputFlags
 	env   envinfo.Env
 	out   *results.Out
 }
 
-// openSink creates the --out directory (which validate checked is new) and
+// openSink starts the --out directory (which validate checked is new) and
 // records the environment in it.
 func openSink(o *outputFlags, env envinfo.Env) (*sink, error) {
 	s := &sink{flags: o, env: env}
@@ -67,10 +71,10 @@ func openSink(o *outputFlags, env envinfo.Env) (*sink, error) {
 	}
 	s.out = out
 	if err := out.WriteEnv(env); err != nil {
-		return nil, err
+		return s, err
 	}
 	if err := out.WriteBenchConfig(env.BenchConfig()); err != nil {
-		return nil, err
+		return s, err
 	}
 	return s, nil
 }
@@ -102,8 +106,7 @@ func (s *sink) emit(recs []results.Record, report func(io.Writer) error) error {
 
 // writeReport saves the human-readable report next to the data files.
 func (s *sink) writeReport(report func(io.Writer) error) error {
-	path := s.out.Dir() + "/report.txt"
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := s.out.Create("report.txt")
 	if err != nil {
 		return fmt.Errorf("write report: %w", err)
 	}
@@ -116,16 +119,28 @@ func (s *sink) writeReport(report func(io.Writer) error) error {
 	return f.Close()
 }
 
-// close finishes the --out directory and says where it is.
-func (s *sink) close() error {
-	if s.out == nil {
+// commit puts the --out directory in place and says where it is.
+func (s *sink) commit() error {
+	if s == nil || s.out == nil {
 		return nil
 	}
-	if err := s.out.Close(); err != nil {
+	if err := s.out.Commit(); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "durabench: results written to %s\n", s.out.Dir())
+	say("results written to %s", s.out.Path())
 	return nil
+}
+
+// abort removes an unfinished --out directory and says so.
+func (s *sink) abort() {
+	if s == nil || s.out == nil {
+		return
+	}
+	if err := s.out.Abort(); err != nil {
+		say("%v", err)
+		return
+	}
+	say("nothing written to %s: the run did not finish", s.out.Path())
 }
 
 // measurement is the part of a measuring command that differs between
@@ -133,31 +148,118 @@ func (s *sink) close() error {
 // human report.
 type measurement func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error)
 
+// outcome is what a measurement returned.
+type outcome struct {
+	recs   []results.Record
+	report func(io.Writer) error
+	err    error
+}
+
 // measure runs a measuring command once its input is validated: it records
-// the environment, creates --out and a new run directory under --dir (removed
-// at the end unless --keep), runs m there, and writes what m returns.
+// the environment, creates a new run directory under --dir (removed at the
+// end unless --keep) and the --out directory aside, runs m there in a
+// goroutine of its own, writes what m returns and commits --out. A stop
+// signal stops m between cases, waits for it, then removes what the run
+// made (see signals.go).
 func measure(o *outputFlags, experiment string, m measurement) error {
+	stops := watchStops()
 	env, err := envinfo.Collect(o.dir)
 	if err != nil {
 		return err
 	}
-	sink, err := openSink(o, env)
-	if err != nil {
-		return err
+	if sig := pendingStop(stops); sig != 0 {
+		say("stopped by %s before anything was created", signalName(sig))
+		return stoppedError{sig}
 	}
 	run, err := fixtures.NewRun(o.dir, experiment, o.keep)
 	if err != nil {
-		return err
+		return usageErrorf("--dir %s: %v", o.dir, err) // nothing was created
 	}
-	defer run.Close()
-	recs, report, err := m(run, env)
+	sink, err := openSink(o, env)
 	if err != nil {
-		return err
+		sink.abort()
+		return errors.Join(err, closeRun(run, 0))
 	}
-	if err := sink.emit(recs, report); err != nil {
-		return err
+
+	done := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- outcome{err: fmt.Errorf("internal error: %v\n%s", p, debug.Stack())}
+			}
+		}()
+		recs, report, err := m(run, env)
+		done <- outcome{recs, report, err}
+	}()
+	var sig syscall.Signal
+	var res outcome
+	select {
+	case res = <-done:
+	case s := <-stops:
+		sig = s.(syscall.Signal)
+		fmt.Fprintln(os.Stderr)
+		say("%s: stopping; the case under way ends first, then the run's files are removed", signalName(sig))
+		run.Stop(stoppedError{sig})
+		res = waitForStop(done, stops)
 	}
-	return sink.close()
+	if sig == 0 && res.err == nil {
+		err := sink.emit(res.recs, res.report)
+		switch {
+		case isBrokenPipe(err):
+			sig = syscall.SIGPIPE
+		case err != nil:
+			res.err = err
+		}
+		if s := pendingStop(stops); sig == 0 && s != 0 {
+			sig = s
+		}
+	}
+	if sig != 0 {
+		sink.abort()
+		closeRun(run, sig)
+		return stoppedError{sig}
+	}
+	if res.err != nil {
+		sink.abort()
+		return errors.Join(res.err, closeRun(run, 0))
+	}
+	if err := sink.commit(); err != nil {
+		return errors.Join(err, closeRun(run, 0))
+	}
+	return closeRun(run, 0)
+}
+
+// waitForStop waits for a stopped measurement to return, saying so again
+// on every further stop signal.
+func waitForStop(done chan outcome, stops chan os.Signal) outcome {
+	for {
+		select {
+		case res := <-done:
+			return res
+		case s := <-stops:
+			say("%s: still stopping: waiting for the case under way to end before removing its files", signalName(s.(syscall.Signal)))
+		}
+	}
+}
+
+// closeRun removes the run's directory (unless --keep) and says truthfully
+// what became of it; sig is the signal that stopped the run, or 0.
+func closeRun(run *fixtures.Run, sig syscall.Signal) error {
+	err := run.Close()
+	stopped := ""
+	if sig != 0 {
+		stopped = "stopped by " + signalName(sig) + "; "
+	}
+	switch {
+	case run.Kept():
+		say("%skept the run's files in %s (--keep)", stopped, run.Dir)
+	case err != nil:
+		say("%scould not remove the run's files: %v; remove %s by hand", stopped, err, run.Dir)
+		return err
+	case sig != 0:
+		say("%sremoved the run's files (%s)", stopped, run.Dir)
+	}
+	return nil
 }
 
 // reports joins several reports into one, a blank line between them.

@@ -141,4 +141,12 @@ func (f syncFlags) config() (syncbench.Config, error) {
 }
 
 // checkDir refuses a --dir the run cannot work in.
-func checkDir(dir string) error { return asUsage(fixtures.CheckParent(dir)) }
+func checkDir(dir string) error {
+	if dir == "" {
+		return usageErrorf("--dir is empty: name a directory on the file system to measure")
+	}
+	if err := fixtures.CheckParent(dir); err != nil {
+		return usageErrorf("--dir %v", err)
+	}
+	return nil
+}
