@@ -91,6 +91,20 @@ func Names() []string {
 	return names
 }
 
+// BuiltIn returns the names of the engines compiled into this binary, in
+// canonical order: modernc and system always, mattn only in a cgo build.
+// Whether the system engine's library loads is a run-time matter: see
+// Available.
+func BuiltIn() []string {
+	var names []string
+	for _, e := range engines {
+		if e.name != "mattn" || mattnBuilt {
+			names = append(names, e.name)
+		}
+	}
+	return names
+}
+
 // Lookup returns the engine called name, loading what it needs (the system
 // engine dlopens its library here, not at program start). An unknown name
 // gives an error wrapping ErrUnknownEngine that lists the known ones; an

@@ -8,6 +8,9 @@ import (
 	"github.com/mattn/go-sqlite3"
 )
 
+// mattnBuilt says that this build has the mattn engine (cgo).
+const mattnBuilt = true
+
 // mattnDriver is a private instance with no ConnectHook: connections get
 // exactly what the driver does for a plain DSN.
 var mattnDriver = &sqlite3.SQLiteDriver{}

@@ -2,6 +2,9 @@
 
 package drivers
 
+// mattnBuilt says that this build leaves the mattn engine out (no cgo).
+const mattnBuilt = false
+
 // loadMattn says why the mattn engine is missing: without cgo,
 // github.com/mattn/go-sqlite3 compiles into a stub that fails at run time, so
 // this build leaves it out altogether.

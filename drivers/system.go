@@ -66,6 +66,50 @@ type sqliteLib struct {
 	columnCount, columnText, columnBytes                    uintptr
 	errmsg, extendedErrcode                                 uintptr
 	malloc64, free                                          uintptr
+	libversionNumber, libversion                            uintptr
+
+	path string // the library's name or path, for errors
+}
+
+// symbols lists the C functions the system engine calls, with where each
+// one's address goes in lib.
+func (lib *sqliteLib) symbols() []libSymbol {
+	return []libSymbol{
+		{"sqlite3_open_v2", &lib.openV2},
+		{"sqlite3_close_v2", &lib.closeV2},
+		{"sqlite3_exec", &lib.exec},
+		{"sqlite3_prepare_v2", &lib.prepareV2},
+		{"sqlite3_step", &lib.step},
+		{"sqlite3_reset", &lib.reset},
+		{"sqlite3_finalize", &lib.finalize},
+		{"sqlite3_bind_int64", &lib.bindInt64},
+		{"sqlite3_bind_blob", &lib.bindBlob},
+		{"sqlite3_bind_null", &lib.bindNull},
+		{"sqlite3_column_count", &lib.columnCount},
+		{"sqlite3_column_text", &lib.columnText},
+		{"sqlite3_column_bytes", &lib.columnBytes},
+		{"sqlite3_errmsg", &lib.errmsg},
+		{"sqlite3_extended_errcode", &lib.extendedErrcode},
+		{"sqlite3_malloc64", &lib.malloc64},
+		{"sqlite3_free", &lib.free},
+		{"sqlite3_libversion_number", &lib.libversionNumber},
+		{"sqlite3_libversion", &lib.libversion},
+	}
+}
+
+// libSymbol is a C function's name and where its address is kept.
+type libSymbol struct {
+	name string
+	addr *uintptr
+}
+
+// symbolNames returns the names of the C functions the engine needs.
+func symbolNames() []string {
+	var names []string
+	for _, s := range (&sqliteLib{}).symbols() {
+		names = append(names, s.name)
+	}
+	return names
 }
 
 // systemLibs caches loaded libraries by the name they were asked for.
@@ -97,6 +141,9 @@ func loadSQLiteLib(name string) (*sqliteLib, error) {
 			}
 			return nil, &unavailableError{engine: "system", reason: reason, err: err}
 		}
+		if err := checkLib(name, symbolNames()); err != nil {
+			return nil, &unavailableError{engine: "system", reason: err.Error(), err: err}
+		}
 	}
 	path := name
 	if path == "" {
@@ -116,39 +163,18 @@ func loadSQLiteLib(name string) (*sqliteLib, error) {
 			err:    err,
 		}
 	}
-	lib := &sqliteLib{}
-	for _, sym := range []struct {
-		name string
-		addr *uintptr
-	}{
-		{"sqlite3_open_v2", &lib.openV2},
-		{"sqlite3_close_v2", &lib.closeV2},
-		{"sqlite3_exec", &lib.exec},
-		{"sqlite3_prepare_v2", &lib.prepareV2},
-		{"sqlite3_step", &lib.step},
-		{"sqlite3_reset", &lib.reset},
-		{"sqlite3_finalize", &lib.finalize},
-		{"sqlite3_bind_int64", &lib.bindInt64},
-		{"sqlite3_bind_blob", &lib.bindBlob},
-		{"sqlite3_bind_null", &lib.bindNull},
-		{"sqlite3_column_count", &lib.columnCount},
-		{"sqlite3_column_text", &lib.columnText},
-		{"sqlite3_column_bytes", &lib.columnBytes},
-		{"sqlite3_errmsg", &lib.errmsg},
-		{"sqlite3_extended_errcode", &lib.extendedErrcode},
-		{"sqlite3_malloc64", &lib.malloc64},
-		{"sqlite3_free", &lib.free},
-	} {
+	lib := &sqliteLib{path: path}
+	for _, sym := range lib.symbols() {
 		addr, err := purego.Dlsym(h, sym.name)
 		if err != nil {
 			purego.Dlclose(h)
-			return nil, &unavailableError{
-				engine: "system",
-				reason: fmt.Sprintf("%s has no %s: is it a libsqlite3 (3.8.7 or later)?", path, sym.name),
-				err:    err,
-			}
+			return nil, &unavailableError{engine: "system", reason: noSymbol(path, sym.name), err: err}
 		}
 		*sym.addr = addr
+	}
+	if _, err := lib.checkVersion(path); err != nil {
+		purego.Dlclose(h)
+		return nil, &unavailableError{engine: "system", reason: err.Error(), err: err}
 	}
 	if systemLibs.m == nil {
 		systemLibs.m = make(map[string]*sqliteLib)
@@ -209,7 +235,23 @@ type systemConn struct {
 
 var _ conn = (*systemConn)(nil)
 
-func (l *sqliteLib) open(path string) (conn, error) {
+// open opens a connection, turning a Go panic while it reads what the
+// library returns into an error (guarded); so do exec and query.
+func (l *sqliteLib) open(path string) (c conn, err error) {
+	err = guarded(l.path, "open", func() (e error) { c, e = l.openConn(path); return e })
+	return c, err
+}
+
+func (c *systemConn) exec(sql string) error {
+	return guarded(c.lib.path, "exec", func() error { return c.execSQL(sql) })
+}
+
+func (c *systemConn) query(sql string) (rows []string, err error) {
+	err = guarded(c.lib.path, "query", func() (e error) { rows, e = c.queryRows(sql); return e })
+	return rows, err
+}
+
+func (l *sqliteLib) openConn(path string) (conn, error) {
 	cpath := cString(path)
 	var db uintptr
 	rc := cInt(purego.SyscallN(l.openV2, uintptr(unsafe.Pointer(&cpath[0])), uintptr(unsafe.Pointer(&db)), systemOpenFlags, 0))
@@ -223,7 +265,7 @@ func (l *sqliteLib) open(path string) (conn, error) {
 	return &systemConn{lib: l, db: db}, nil
 }
 
-func (c *systemConn) exec(sql string) error {
+func (c *systemConn) execSQL(sql string) error {
 	csql := cString(sql)
 	if rc := cInt(purego.SyscallN(c.lib.exec, c.db, uintptr(unsafe.Pointer(&csql[0])), 0, 0, 0)); rc != sqliteOK {
 		return c.lib.sqliteErr(c.db, rc, fmt.Sprintf("exec %q", sql))
@@ -251,7 +293,7 @@ func (c *systemConn) prepareOne(sql, op string) (uintptr, error) {
 	return p, nil
 }
 
-func (c *systemConn) query(sql string) ([]string, error) {
+func (c *systemConn) queryRows(sql string) ([]string, error) {
 	p, err := c.prepareOne(sql, "query")
 	if err != nil {
 		return nil, err

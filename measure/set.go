@@ -38,3 +38,20 @@ func (s Set) Since(marks []int) (total, write, sync []int64) {
 
 // All returns every sample of every buffer, pooled.
 func (s Set) All() (total, write, sync []int64) { return s.Since(make([]int, len(s))) }
+
+// Summary is a stretch of samples in figures: how many, and the statistics
+// of the whole intervals and of their write and sync parts.
+type Summary struct {
+	N                  int
+	Total, Write, Sync Stats
+}
+
+// SummarizeSince returns the Summary of the samples every buffer gained
+// after marks, pooled; nil marks mean all of them.
+func (s Set) SummarizeSince(marks []int) Summary {
+	if marks == nil {
+		marks = make([]int, len(s))
+	}
+	total, write, sync := s.Since(marks)
+	return Summary{N: len(total), Total: Summarize(total), Write: Summarize(write), Sync: Summarize(sync)}
+}

@@ -12,11 +12,11 @@ import (
 )
 
 // The backlog run. Invariants (besides those of the package):
-//   - A cell runs: create the probe file (synced) → start the neighbour →
+//   - A cell runs: create the probe file (synced) → start the neighbor →
 //     "ready" → [PreSync: one untimed sync] → one timed write + sync → the
-//     neighbour's timed full sync → reap the neighbour → verify and remove
+//     neighbor's timed full sync → reap the neighbor → verify and remove
 //     the probe file. Nothing else syncs between "ready" and the clock.
-//   - The neighbour's file holds exactly the backlog asked when the clock
+//   - The neighbor's file holds exactly the backlog asked when the clock
 //     starts: it says how many bytes it wrote, and the parent stats the file.
 
 // BacklogSample is one cell of a backlog run.
@@ -25,10 +25,10 @@ type BacklogSample struct {
 	// Total, Write and Sync are the probe's one timed write + sync and its
 	// parts, in ns.
 	Total, Write, Sync int64
-	// NeighborSync is how long the neighbour's own full sync took after the
+	// NeighborSync is how long the neighbor's own full sync took after the
 	// probe's, in ns.
 	NeighborSync int64
-	// NeighborBytes is what the neighbour said it wrote; NeighborFileSize is
+	// NeighborBytes is what the neighbor said it wrote; NeighborFileSize is
 	// its file's size as the parent saw it before the clock started.
 	NeighborBytes, NeighborFileSize int64
 	// PreSync is how long the flawed variant's untimed sync took (0 when
@@ -37,7 +37,7 @@ type BacklogSample struct {
 	// Dirty is the machine's dirty page cache when the clock started, in
 	// bytes; DeviceDuringProbe and DeviceDuringNeighbor are the bytes the
 	// device wrote (for anyone) during the probe's write + sync and during
-	// the neighbour's sync. Each is -1 where the OS does not say.
+	// the neighbor's sync. Each is -1 where the OS does not say.
 	Dirty, DeviceDuringProbe, DeviceDuringNeighbor int64
 }
 
@@ -103,7 +103,7 @@ func runBacklogCell(cfg Config, c BacklogCell, probePath, nbrDir string) (s Back
 			err = cerr
 		}
 	}()
-	n, err := startNeighbour(cfg.Launch, childConfig{Mode: modeBacklog, Dir: nbrDir, Bytes: c.Backlog, Timeout: cfg.Timeout})
+	n, err := startNeighbor(cfg.Launch, childConfig{Mode: modeBacklog, Dir: nbrDir, Bytes: c.Backlog, Timeout: cfg.Timeout})
 	if err != nil {
 		return s, err
 	}
@@ -120,11 +120,11 @@ func runBacklogCell(cfg Config, c BacklogCell, probePath, nbrDir string) (s Back
 	s.NeighborBytes = ready[0]
 	st, err := os.Stat(n.file())
 	if err != nil {
-		return s, fmt.Errorf("the neighbour's file: %w", err)
+		return s, fmt.Errorf("the neighbor's file: %w", err)
 	}
 	s.NeighborFileSize = st.Size()
 	if s.NeighborBytes != c.Backlog || s.NeighborFileSize != c.Backlog {
-		return s, fmt.Errorf("asked for a %d-byte backlog, the neighbour says %d and its file holds %d",
+		return s, fmt.Errorf("asked for a %d-byte backlog, the neighbor says %d and its file holds %d",
 			c.Backlog, s.NeighborBytes, s.NeighborFileSize)
 	}
 	if cfg.PreSync {
@@ -155,7 +155,7 @@ func runBacklogCell(cfg Config, c BacklogCell, probePath, nbrDir string) (s Back
 	}
 	s.NeighborSync = synced[0]
 	s.DeviceDuringNeighbor = afterProbe.writtenSince(look(dir))
-	cfg.hooks.tell("neighbour synced")
+	cfg.hooks.tell("neighbor synced")
 	if err := n.close(); err != nil {
 		return s, err
 	}

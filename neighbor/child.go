@@ -16,7 +16,7 @@ import (
 	"github.com/durabench/durabench/syscalls"
 )
 
-// The neighbour's life. Invariants:
+// The neighbor's life. Invariants:
 //   - Its directory is new (Mkdir fails if it exists) and is removed on every
 //     way out: the normal end, end of input (the parent is gone), a signal,
 //     and its timeout. On the last three it is removed at once, from the
@@ -27,29 +27,29 @@ import (
 //     removal can race with the file's creation.
 //   - Nothing is written before the free-space check has passed.
 
-// ChildRole is the argument that selects the hidden neighbour role: the
+// ChildRole is the argument that selects the hidden neighbor role: the
 // command that serves it passes it first, then the flags the parent wrote.
 const ChildRole = "__neighbor"
 
-// dataFile is the name of the neighbour's file in its directory.
+// dataFile is the name of the neighbor's file in its directory.
 const dataFile = "data"
 
-// Errors that end a neighbour early; callers branch on them.
+// Errors that end a neighbor early; callers branch on them.
 var (
-	ErrTimeout    = errors.New("neighbour timed out")
-	ErrSignalled  = errors.New("neighbour stopped by a signal")
-	ErrParentGone = errors.New("neighbour's parent closed the command pipe")
+	ErrTimeout    = errors.New("neighbor timed out")
+	ErrSignalled  = errors.New("neighbor stopped by a signal")
+	ErrParentGone = errors.New("neighbor's parent closed the command pipe")
 )
 
-// exitSignals end a neighbour. SIGTERM is also what Linux sends when the
+// exitSignals end a neighbor. SIGTERM is also what Linux sends when the
 // parent dies (see procattr_linux.go); catching SIGPIPE turns a write to a
 // gone parent into an error instead of a silent death.
 var exitSignals = []os.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGPIPE}
 
-// ServeChild runs the neighbour role: args are the flags the parent wrote
+// ServeChild runs the neighbor role: args are the flags the parent wrote
 // (see Launch), commands come from in and replies go to out, normally the
 // process's standard input and output. It returns when the work is done or
-// ended early, always after removing the neighbour's directory.
+// ended early, always after removing the neighbor's directory.
 func ServeChild(args []string, in io.Reader, out io.Writer) error {
 	c, err := parseChildArgs(args)
 	if err != nil {
@@ -67,11 +67,11 @@ func serveChild(c childConfig, in io.Reader, out io.Writer, free fixtures.FreeSp
 	signal.Notify(sigs, exitSignals...)
 	defer signal.Stop(sigs)
 
-	if err := fixtures.CheckSpace(filepath.Dir(c.Dir), c.need(), "the neighbour's file", free); err != nil {
+	if err := fixtures.CheckSpace(filepath.Dir(c.Dir), c.need(), "the neighbor's file", free); err != nil {
 		return err
 	}
 	if err := os.Mkdir(c.Dir, 0o755); err != nil {
-		return fmt.Errorf("neighbour: %w", err)
+		return fmt.Errorf("neighbor: %w", err)
 	}
 	q := &quit{dir: c.Dir, c: make(chan struct{})}
 	defer func() {
@@ -81,7 +81,7 @@ func serveChild(c childConfig, in io.Reader, out io.Writer, free fixtures.FreeSp
 	}()
 	f, err := syscalls.OpenFile(filepath.Join(c.Dir, dataFile), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return fmt.Errorf("neighbour: %w", err)
+		return fmt.Errorf("neighbor: %w", err)
 	}
 	defer f.Close() // before the removal: defers run last first
 
@@ -96,7 +96,7 @@ func serveChild(c childConfig, in io.Reader, out io.Writer, free fixtures.FreeSp
 	return serveBacklog(f, c, cmds, q, out)
 }
 
-// quit ends a neighbour early, once, with a cause, removing its directory
+// quit ends a neighbor early, once, with a cause, removing its directory
 // first.
 type quit struct {
 	dir     string
@@ -107,7 +107,7 @@ type quit struct {
 	rmError error
 }
 
-// stop removes the directory, records why the neighbour ends, and closes
+// stop removes the directory, records why the neighbor ends, and closes
 // the done channel. Only the first call counts.
 func (q *quit) stop(err error) {
 	q.once.Do(func() {
@@ -120,20 +120,20 @@ func (q *quit) stop(err error) {
 // done is closed once stop has been called.
 func (q *quit) done() <-chan struct{} { return q.c }
 
-// cause is why the neighbour ended early; call it only after done is closed.
+// cause is why the neighbor ended early; call it only after done is closed.
 func (q *quit) cause() error { <-q.c; return q.err }
 
 // remove removes the directory once and returns the first attempt's error.
 func (q *quit) remove() error {
 	q.rmOnce.Do(func() {
 		if err := os.RemoveAll(q.dir); err != nil {
-			q.rmError = fmt.Errorf("neighbour: removing %s: %w", q.dir, err)
+			q.rmError = fmt.Errorf("neighbor: removing %s: %w", q.dir, err)
 		}
 	})
 	return q.rmError
 }
 
-// watch stops the neighbour on a signal or when timeout has passed, until
+// watch stops the neighbor on a signal or when timeout has passed, until
 // done is closed.
 func (q *quit) watch(sigs <-chan os.Signal, timeout time.Duration, done <-chan struct{}) {
 	t := time.NewTimer(timeout)
@@ -148,7 +148,7 @@ func (q *quit) watch(sigs <-chan os.Signal, timeout time.Duration, done <-chan s
 }
 
 // readCommands delivers the lines of in; at its end (the parent closed the
-// pipe, or died) it stops the neighbour and closes the channel.
+// pipe, or died) it stops the neighbor and closes the channel.
 func readCommands(in io.Reader, q *quit) <-chan string {
 	ch := make(chan string)
 	go func() {
@@ -170,7 +170,7 @@ func readCommands(in io.Reader, q *quit) <-chan string {
 	return ch
 }
 
-// await waits for the command want, or for the neighbour to be stopped.
+// await waits for the command want, or for the neighbor to be stopped.
 func await(cmds <-chan string, q *quit, want string) error {
 	select {
 	case line, ok := <-cmds:
@@ -186,7 +186,7 @@ func await(cmds <-chan string, q *quit, want string) error {
 	}
 }
 
-// FullSync returns the sync the neighbour times on its own file: F_FULLFSYNC
+// FullSync returns the sync the neighbor times on its own file: F_FULLFSYNC
 // where the OS has it (darwin), else fsync(2).
 func FullSync() syscalls.Method {
 	if syscalls.Full.Available() {

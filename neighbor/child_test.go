@@ -15,7 +15,7 @@ import (
 	"github.com/durabench/durabench/syscalls"
 )
 
-// servedChild is a neighbour running in this process, talked to through
+// servedChild is a neighbor running in this process, talked to through
 // pipes.
 type servedChild struct {
 	cmds    *io.PipeWriter
@@ -59,7 +59,7 @@ func (s *servedChild) wait(t *testing.T) error {
 	case err := <-s.done:
 		return err
 	case <-time.After(30 * time.Second):
-		t.Fatal("the neighbour did not end within 30 s")
+		t.Fatal("the neighbor did not end within 30 s")
 		return nil
 	}
 }
@@ -68,17 +68,17 @@ func (s *servedChild) wait(t *testing.T) error {
 func gone(t *testing.T, dir string) {
 	t.Helper()
 	if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("%s survived the neighbour: %v", dir, err)
+		t.Errorf("%s survived the neighbor: %v", dir, err)
 	}
 }
 
-func TestBacklogNeighbourWritesExactlyTheBacklog(t *testing.T) {
+func TestBacklogNeighborWritesExactlyTheBacklog(t *testing.T) {
 	for _, size := range []int64{0, 1, 8<<20 + 12345} {
 		t.Run(strconv.FormatInt(size, 10), func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "n")
 			s := serveInProcess(t, childConfig{Mode: modeBacklog, Dir: dir, Bytes: size, Timeout: time.Minute})
 			if got := s.expect(t, msgReady)[0]; got != size {
-				t.Errorf("neighbour says it wrote %d bytes, want %d", got, size)
+				t.Errorf("neighbor says it wrote %d bytes, want %d", got, size)
 			}
 			data, err := os.ReadFile(filepath.Join(dir, dataFile))
 			if err != nil {
@@ -87,11 +87,11 @@ func TestBacklogNeighbourWritesExactlyTheBacklog(t *testing.T) {
 			if int64(len(data)) != size {
 				t.Errorf("its file holds %d bytes, want %d", len(data), size)
 			}
-			block := neighbourBlock()
+			block := neighborBlock()
 			for off := 0; off < len(data); off += chunk {
 				end := min(off+chunk, len(data))
 				if !bytes.Equal(data[off:end], block[:end-off]) {
-					t.Fatalf("its file's bytes %d..%d are not the neighbour's data", off, end)
+					t.Fatalf("its file's bytes %d..%d are not the neighbor's data", off, end)
 				}
 			}
 			s.send(t, cmdSync)
@@ -99,14 +99,14 @@ func TestBacklogNeighbourWritesExactlyTheBacklog(t *testing.T) {
 				t.Errorf("own sync took %d ns", ns)
 			}
 			if err := s.wait(t); err != nil {
-				t.Errorf("neighbour ended with %v", err)
+				t.Errorf("neighbor ended with %v", err)
 			}
 			gone(t, dir)
 		})
 	}
 }
 
-func TestStreamNeighbourStaysWithinItsFile(t *testing.T) {
+func TestStreamNeighborStaysWithinItsFile(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "n")
 	const size = 3 << 20
 	s := serveInProcess(t, childConfig{Mode: modeStream, Dir: dir, Rate: RateMax, FileSize: size, Timeout: time.Minute})
@@ -138,7 +138,7 @@ func TestStreamNeighbourStaysWithinItsFile(t *testing.T) {
 		t.Errorf("stream reports %d ns", stopped[1])
 	}
 	if err := s.wait(t); err != nil {
-		t.Errorf("neighbour ended with %v", err)
+		t.Errorf("neighbor ended with %v", err)
 	}
 	gone(t, dir)
 }
@@ -149,22 +149,22 @@ func TestIdleStreamWritesNothing(t *testing.T) {
 	s.expect(t, msgReady)
 	s.send(t, cmdStop)
 	if got := s.expect(t, msgStopped)[0]; got != 0 {
-		t.Errorf("idle neighbour wrote %d bytes", got)
+		t.Errorf("idle neighbor wrote %d bytes", got)
 	}
 	if err := s.wait(t); err != nil {
-		t.Errorf("neighbour ended with %v", err)
+		t.Errorf("neighbor ended with %v", err)
 	}
 	gone(t, dir)
 }
 
-func TestNeighbourEndsEarlyAndRemovesItsFiles(t *testing.T) {
+func TestNeighborEndsEarlyAndRemovesItsFiles(t *testing.T) {
 	t.Run("timeout", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "n")
 		s := serveInProcess(t, childConfig{Mode: modeBacklog, Dir: dir, Bytes: 1 << 20, Timeout: 50 * time.Millisecond})
 		s.expect(t, msgReady)
 		// No command comes: the timeout ends it.
 		if err := s.wait(t); !errors.Is(err, ErrTimeout) {
-			t.Errorf("neighbour ended with %v, want ErrTimeout", err)
+			t.Errorf("neighbor ended with %v, want ErrTimeout", err)
 		}
 		gone(t, dir)
 	})
@@ -174,7 +174,7 @@ func TestNeighbourEndsEarlyAndRemovesItsFiles(t *testing.T) {
 		s.expect(t, msgReady)
 		s.cmds.Close()
 		if err := s.wait(t); !errors.Is(err, ErrParentGone) {
-			t.Errorf("neighbour ended with %v, want ErrParentGone", err)
+			t.Errorf("neighbor ended with %v, want ErrParentGone", err)
 		}
 		gone(t, dir)
 	})
@@ -184,7 +184,7 @@ func TestNeighbourEndsEarlyAndRemovesItsFiles(t *testing.T) {
 		s.expect(t, msgReady)
 		s.send(t, cmdStop)
 		if err := s.wait(t); !errors.Is(err, errProtocol) || !strings.Contains(err.Error(), `want "sync"`) {
-			t.Errorf("neighbour ended with %v, want a protocol error", err)
+			t.Errorf("neighbor ended with %v, want a protocol error", err)
 		}
 		gone(t, dir)
 	})
@@ -193,7 +193,7 @@ func TestNeighbourEndsEarlyAndRemovesItsFiles(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, "mine"), []byte("x"), 0o644)
 		s := serveInProcess(t, childConfig{Mode: modeBacklog, Dir: dir, Bytes: 0, Timeout: time.Minute})
 		if err := s.wait(t); !errors.Is(err, os.ErrExist) {
-			t.Errorf("neighbour given an existing directory: %v, want ErrExist", err)
+			t.Errorf("neighbor given an existing directory: %v, want ErrExist", err)
 		}
 		if names := entries(t, dir); len(names) != 1 {
 			t.Errorf("the existing directory now holds %v", names)

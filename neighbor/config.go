@@ -19,11 +19,11 @@ const (
 	// ProbeFileSize is the size of the probe's initialized file; the stream
 	// probe's writes walk through it and wrap.
 	ProbeFileSize = 1 << 20
-	// chunk is the neighbour's write size, in backlog and stream mode.
+	// chunk is the neighbor's write size, in backlog and stream mode.
 	chunk = 1 << 20
 )
 
-// DefaultTimeout is how long a neighbour lives at most unless told otherwise.
+// DefaultTimeout is how long a neighbor lives at most unless told otherwise.
 const DefaultTimeout = 10 * time.Minute
 
 // Config is what both modes share.
@@ -31,12 +31,12 @@ type Config struct {
 	// Methods are the probe's sync methods, in the order of even trials.
 	Methods []syscalls.Method
 	// PreSync runs the flawed variant: one untimed sync of the probe's file
-	// after the neighbour is ready and before the clock starts.
+	// after the neighbor is ready and before the clock starts.
 	PreSync bool
-	// Timeout bounds each neighbour's life; it removes its files and exits
+	// Timeout bounds each neighbor's life; it removes its files and exits
 	// when it runs out.
 	Timeout time.Duration
-	// Launch says how to start a neighbour process.
+	// Launch says how to start a neighbor process.
 	Launch Launch
 
 	hooks hooks
@@ -52,8 +52,8 @@ type hooks struct {
 // BacklogConfig is one backlog-mode run.
 type BacklogConfig struct {
 	Config
-	// Backlogs are the neighbour's buffered bytes per cell; 0 starts a
-	// neighbour that writes nothing.
+	// Backlogs are the neighbor's buffered bytes per cell; 0 starts a
+	// neighbor that writes nothing.
 	Backlogs []int64
 	// Trials is the number of times every (backlog, method) cell runs.
 	Trials int
@@ -62,14 +62,14 @@ type BacklogConfig struct {
 // StreamConfig is one stream-mode run.
 type StreamConfig struct {
 	Config
-	// Rates are the neighbour's target rates, in the order of even passes.
+	// Rates are the neighbor's target rates, in the order of even passes.
 	Rates []Rate
 	// Passes is the number of passes over the rates; odd passes reverse the
 	// order of rates and methods.
 	Passes int
 	// Duration is how long the probe loops write + sync per cell.
 	Duration time.Duration
-	// FileSize bounds the neighbour's file; it rewrites from offset 0 when
+	// FileSize bounds the neighbor's file; it rewrites from offset 0 when
 	// the next block would pass it.
 	FileSize int64
 	// MaxSamples caps the probe's samples per cell (its buffer is allocated
@@ -92,7 +92,7 @@ func (c Config) Validate() error {
 	case c.Timeout <= 0:
 		return bad("--neighbor-timeout %v: must be positive", c.Timeout)
 	case c.Launch.Path == "":
-		return bad("no program to start the neighbour with")
+		return bad("no program to start the neighbor with")
 	}
 	for i, m := range c.Methods {
 		if !m.Available() {
@@ -137,12 +137,12 @@ func (c StreamConfig) Validate() error {
 	case c.Duration <= 0:
 		return bad("--duration %v: must be positive", c.Duration)
 	case c.FileSize < chunk:
-		return bad("--stream-size %s: the neighbour's file must hold at least one %s write",
+		return bad("--stream-size %s: the neighbor's file must hold at least one %s write",
 			units.FormatSize(c.FileSize), units.FormatSize(chunk))
 	case c.MaxSamples < 1:
 		return bad("--max-samples %d: need room for at least one sample", c.MaxSamples)
 	case c.Timeout <= c.Duration:
-		return bad("--neighbor-timeout %v is not longer than --duration %v: the neighbour would quit mid-cell", c.Timeout, c.Duration)
+		return bad("--neighbor-timeout %v is not longer than --duration %v: the neighbor would quit mid-cell", c.Timeout, c.Duration)
 	}
 	for _, r := range c.Rates {
 		if r < 0 && r != RateMax {
@@ -152,13 +152,13 @@ func (c StreamConfig) Validate() error {
 	return c.checkLimits()
 }
 
-// Rate is a neighbour's target write rate in bytes per second.
+// Rate is a neighbor's target write rate in bytes per second.
 type Rate int64
 
 const (
-	// RateIdle starts a neighbour that writes nothing: the baseline.
+	// RateIdle starts a neighbor that writes nothing: the baseline.
 	RateIdle Rate = 0
-	// RateMax writes as fast as the neighbour can.
+	// RateMax writes as fast as the neighbor can.
 	RateMax Rate = -1
 )
 
@@ -174,7 +174,7 @@ func (r Rate) String() string {
 }
 
 // ParseRates parses a comma-separated list of rates in bytes per second:
-// sizes as --backlogs takes them ("100M"), "0" for an idle neighbour, and
+// sizes as --backlogs takes them ("100M"), "0" for an idle neighbor, and
 // "max" for as fast as it can write.
 func ParseRates(csv string) ([]Rate, error) {
 	var out []Rate
@@ -200,7 +200,7 @@ func ParseRates(csv string) ([]Rate, error) {
 }
 
 // ParseBacklogs parses a comma-separated list of backlog sizes, "0"
-// included (a neighbour that writes nothing, the baseline).
+// included (a neighbor that writes nothing, the baseline).
 func ParseBacklogs(csv string) ([]int64, error) {
 	var out []int64
 	for _, part := range strings.Split(csv, ",") {
@@ -229,7 +229,8 @@ func parseSizeOrZero(s string) (int64, error) {
 
 // DefaultMethods returns the methods the run uses unless told otherwise:
 // fsync and fdatasync, and on darwin also barrier and full, the methods the
-// macOS reference compared.
+// macOS article "On a Mac, a full fsync of 4 KB waits for everyone else's
+// writes" compared.
 func DefaultMethods() []syscalls.Method {
 	var ms []syscalls.Method
 	for _, m := range []syscalls.Method{syscalls.Fsync, syscalls.Fdatasync, syscalls.Barrier, syscalls.Full} {

@@ -38,7 +38,7 @@ func awaitExit(t *testing.T, pid int, deadline time.Duration) {
 	end := time.Now().Add(deadline)
 	for !exited(pid) {
 		if time.Now().After(end) {
-			t.Fatalf("neighbour %d still alive %v after its parent died", pid, deadline)
+			t.Fatalf("neighbor %d still alive %v after its parent died", pid, deadline)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -46,10 +46,10 @@ func awaitExit(t *testing.T, pid int, deadline time.Duration) {
 	unix.Wait4(pid, &ws, unix.WNOHANG, nil)
 }
 
-// TestNeighbourDiesWithItsParent: a parent that starts a neighbour and is
+// TestNeighborDiesWithItsParent: a parent that starts a neighbor and is
 // then killed with SIGKILL (no chance to clean up) leaves neither the
-// neighbour process nor its files behind.
-func TestNeighbourDiesWithItsParent(t *testing.T) {
+// neighbor process nor its files behind.
+func TestNeighborDiesWithItsParent(t *testing.T) {
 	// Orphans are re-parented to us rather than to init, so a zombie can
 	// be told from a live process and reaped.
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
@@ -79,34 +79,34 @@ func TestNeighbourDiesWithItsParent(t *testing.T) {
 	}
 	st, err := os.Stat(filepath.Join(dir, dataFile))
 	if err != nil || st.Size() != 8<<20 {
-		t.Fatalf("neighbour's 8 MiB backlog before the kill: %v, %v", st, err)
+		t.Fatalf("neighbor's 8 MiB backlog before the kill: %v, %v", st, err)
 	}
 	if exited(pid) {
-		t.Fatal("neighbour already gone before its parent was killed")
+		t.Fatal("neighbor already gone before its parent was killed")
 	}
 
 	parent.Process.Signal(syscall.SIGKILL)
 	parent.Wait()
 	awaitExit(t, pid, 20*time.Second)
 	if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("neighbour's directory %s survived: %v", dir, err)
+		t.Errorf("neighbor's directory %s survived: %v", dir, err)
 	}
 	if names := entries(t, base); len(names) != 0 {
 		t.Errorf("left behind: %v", names)
 	}
 }
 
-// TestSIGTERMRemovesNeighbourFiles: SIGTERM, which Linux sends when the
-// parent dies, makes the neighbour remove its files and exit, even while its
+// TestSIGTERMRemovesNeighborFiles: SIGTERM, which Linux sends when the
+// parent dies, makes the neighbor remove its files and exit, even while its
 // command pipe stays open.
-func TestSIGTERMRemovesNeighbourFiles(t *testing.T) {
+func TestSIGTERMRemovesNeighborFiles(t *testing.T) {
 	for _, mode := range []childConfig{
 		{Mode: modeBacklog, Bytes: 8 << 20},
 		{Mode: modeStream, Rate: RateMax, FileSize: 8 << 20},
 	} {
 		dir := filepath.Join(t.TempDir(), "n")
 		mode.Dir, mode.Timeout = dir, time.Minute
-		n, err := startNeighbour(testLaunch(), mode)
+		n, err := startNeighbor(testLaunch(), mode)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,16 +118,16 @@ func TestSIGTERMRemovesNeighbourFiles(t *testing.T) {
 		n.reaped = true
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-			t.Errorf("%s: neighbour ended with %v, want exit status 1", mode.Mode, err)
+			t.Errorf("%s: neighbor ended with %v, want exit status 1", mode.Mode, err)
 		}
 		if !strings.Contains(n.stderr.String(), "stopped by a signal (terminated)") {
-			t.Errorf("%s: neighbour said %q", mode.Mode, n.stderr.String())
+			t.Errorf("%s: neighbor said %q", mode.Mode, n.stderr.String())
 		}
 		gone(t, dir)
 	}
 }
 
-func TestNeighbourAsksForSIGTERMOnParentDeath(t *testing.T) {
+func TestNeighborAsksForSIGTERMOnParentDeath(t *testing.T) {
 	if a := procAttr(); a == nil || a.Pdeathsig != syscall.SIGTERM {
 		t.Errorf("procAttr() = %+v, want Pdeathsig SIGTERM", a)
 	}

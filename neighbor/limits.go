@@ -7,7 +7,7 @@ import (
 	"github.com/durabench/durabench/measure"
 )
 
-// maxCells bounds the cells of one run: each starts a neighbour process,
+// maxCells bounds the cells of one run: each starts a neighbor process,
 // so a run past it would not end in any useful time.
 const maxCells = 100_000
 
@@ -16,7 +16,7 @@ const maxCells = 100_000
 func checkCells(what string, factors ...int64) error {
 	n, err := units.Mul(factors...)
 	if err == nil && n > maxCells {
-		err = fmt.Errorf("%d cells, each with a neighbour process of its own; at most %d", n, maxCells)
+		err = fmt.Errorf("%d cells, each with a neighbor process of its own; at most %d", n, maxCells)
 	}
 	if err != nil {
 		return bad("%s: %v", what, err)

@@ -13,8 +13,8 @@ import (
 )
 
 // The test binary plays the other processes of the tests, chosen by
-// roleEnv: "child" is the neighbour role (what `durabench neighbor
-// __neighbor` runs), "parent" starts a neighbour, says where it is, and
+// roleEnv: "child" is the neighbor role (what `durabench neighbor
+// __neighbor` runs), "parent" starts a neighbor, says where it is, and
 // waits to be killed.
 const roleEnv = "DURABENCH_NEIGHBOR_TEST_ROLE"
 
@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 	switch os.Getenv(roleEnv) {
 	case "child":
 		if err := ServeChild(os.Args[1:], os.Stdin, os.Stdout); err != nil {
-			fmt.Fprintln(os.Stderr, "neighbour:", err)
+			fmt.Fprintln(os.Stderr, "neighbor:", err)
 			os.Exit(1)
 		}
 		os.Exit(0)
@@ -32,11 +32,11 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// playParent starts a neighbour with an 8 MiB backlog in the directory named
+// playParent starts a neighbor with an 8 MiB backlog in the directory named
 // by its one argument, waits until it is ready, prints "<pid> <dir>" and
 // blocks until killed.
 func playParent() {
-	n, err := startNeighbour(testLaunch(), childConfig{Mode: modeBacklog, Dir: os.Args[1], Bytes: 8 << 20, Timeout: time.Minute})
+	n, err := startNeighbor(testLaunch(), childConfig{Mode: modeBacklog, Dir: os.Args[1], Bytes: 8 << 20, Timeout: time.Minute})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(3)
@@ -49,7 +49,7 @@ func playParent() {
 	select {}
 }
 
-// testLaunch starts this test binary in the neighbour role.
+// testLaunch starts this test binary in the neighbor role.
 func testLaunch() Launch {
 	return Launch{Path: os.Args[0], Env: []string{roleEnv + "=child"}}
 }
@@ -84,12 +84,12 @@ func entries(t *testing.T, dir string) []string {
 	return names
 }
 
-// noNeighbourLeft fails if any neighbour directory is left in the run.
-func noNeighbourLeft(t *testing.T, run *fixtures.Run) {
+// noNeighborLeft fails if any neighbor directory is left in the run.
+func noNeighborLeft(t *testing.T, run *fixtures.Run) {
 	t.Helper()
 	for _, name := range entries(t, run.Dir) {
 		if strings.Contains(name, "neighbor-") {
-			t.Errorf("neighbour directory %s left behind", name)
+			t.Errorf("neighbor directory %s left behind", name)
 		}
 	}
 }

@@ -7,12 +7,13 @@ import (
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/measure"
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscalls"
 )
 
 // The probe: this process's own small file. Invariants:
 //   - Its file is created initialized (written, synced, dropped from the
-//     cache) by openProbe, which the runners call before the neighbour
+//     cache) by openProbe, which the runners call before the neighbor
 //     starts; after that the probe syncs only inside the timed interval, or
 //     in presync, the flawed variant's one untimed sync.
 //   - One sample is the whole write + sync, timed with the monotonic clock;
@@ -50,9 +51,7 @@ func openProbe(path string, m syscalls.Method, sync syncFunc) (*probe, error) {
 		return nil, fmt.Errorf("open probe file for %s: %w", m, err)
 	}
 	buf := syscalls.AlignedBuffer(ProbeWrite, 4096)
-	for i := range buf {
-		buf[i] = byte('a' + i%26)
-	}
+	runner.Fill(buf)
 	return &probe{f: f, path: path, method: m, sync: sync, buf: buf, blocks: ProbeFileSize / ProbeWrite}, nil
 }
 

@@ -15,15 +15,15 @@ import (
 //     separated by single spaces. Replies carry exactly the numbers their
 //     kind needs (replyFields); anything else is a protocol error.
 //   - childConfig.args and parseChildArgs are inverses: the parent encodes
-//     what the neighbour parses, and nothing else crosses the exec.
+//     what the neighbor parses, and nothing else crosses the exec.
 
-// Commands, parent to neighbour.
+// Commands, parent to neighbor.
 const (
 	cmdSync = "sync" // backlog: time a full sync of your file
 	cmdStop = "stop" // stream: stop writing and report
 )
 
-// Replies, neighbour to parent.
+// Replies, neighbor to parent.
 const (
 	msgReady   = "ready"   // ready <bytes written>
 	msgSynced  = "synced"  // synced <ns>
@@ -34,7 +34,7 @@ const (
 var replyFields = map[string]int{msgReady: 1, msgSynced: 1, msgStopped: 2}
 
 // errProtocol is wrapped by every malformed or unexpected message.
-var errProtocol = errors.New("neighbour protocol error")
+var errProtocol = errors.New("neighbor protocol error")
 
 // writeMsg writes one message line.
 func writeMsg(w io.Writer, kind string, vals ...int64) error {
@@ -70,7 +70,7 @@ func parseReply(line, want string) ([]int64, error) {
 	return vals, nil
 }
 
-// childMode is what a neighbour does.
+// childMode is what a neighbor does.
 type childMode string
 
 const (
@@ -78,17 +78,17 @@ const (
 	modeStream  childMode = "stream"
 )
 
-// childConfig is one neighbour's task, as its command line carries it.
+// childConfig is one neighbor's task, as its command line carries it.
 type childConfig struct {
 	Mode     childMode
-	Dir      string        // created by the neighbour, must not exist; removed on exit
+	Dir      string        // created by the neighbor, must not exist; removed on exit
 	Bytes    int64         // backlog: bytes to write
 	Rate     Rate          // stream: target rate
 	FileSize int64         // stream: bound of the file
-	Timeout  time.Duration // the neighbour exits after this long
+	Timeout  time.Duration // the neighbor exits after this long
 }
 
-// args encodes c as the neighbour's flags.
+// args encodes c as the neighbor's flags.
 func (c childConfig) args() []string {
 	return []string{
 		"--mode", string(c.Mode),
@@ -108,35 +108,35 @@ func parseChildArgs(args []string) (childConfig, error) {
 	fs := flag.NewFlagSet("neighbor "+ChildRole, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&mode, "mode", "", "backlog or stream")
-	fs.StringVar(&c.Dir, "dir", "", "new directory for the neighbour's file")
+	fs.StringVar(&c.Dir, "dir", "", "new directory for the neighbor's file")
 	fs.Int64Var(&c.Bytes, "bytes", 0, "backlog bytes")
 	fs.Int64Var(&rate, "rate", 0, "stream rate in bytes per second, -1 for max")
 	fs.Int64Var(&c.FileSize, "file-size", 0, "stream file bound")
 	fs.DurationVar(&c.Timeout, "timeout", 0, "life bound")
 	if err := fs.Parse(args); err != nil {
-		return c, fmt.Errorf("neighbour arguments: %w", err)
+		return c, fmt.Errorf("neighbor arguments: %w", err)
 	}
 	c.Mode, c.Rate = childMode(mode), Rate(rate)
 	switch {
 	case fs.NArg() > 0:
-		return c, fmt.Errorf("neighbour arguments: unexpected %q", fs.Args())
+		return c, fmt.Errorf("neighbor arguments: unexpected %q", fs.Args())
 	case c.Mode != modeBacklog && c.Mode != modeStream:
-		return c, fmt.Errorf("neighbour arguments: --mode %q: want backlog or stream", mode)
+		return c, fmt.Errorf("neighbor arguments: --mode %q: want backlog or stream", mode)
 	case c.Dir == "":
-		return c, errors.New("neighbour arguments: --dir is required")
+		return c, errors.New("neighbor arguments: --dir is required")
 	case c.Timeout <= 0:
-		return c, fmt.Errorf("neighbour arguments: --timeout %v: must be positive", c.Timeout)
+		return c, fmt.Errorf("neighbor arguments: --timeout %v: must be positive", c.Timeout)
 	case c.Mode == modeBacklog && c.Bytes < 0:
-		return c, fmt.Errorf("neighbour arguments: --bytes %d: must be 0 or more", c.Bytes)
+		return c, fmt.Errorf("neighbor arguments: --bytes %d: must be 0 or more", c.Bytes)
 	case c.Mode == modeStream && c.FileSize < chunk:
-		return c, fmt.Errorf("neighbour arguments: --file-size %d: must hold one %d-byte write", c.FileSize, chunk)
+		return c, fmt.Errorf("neighbor arguments: --file-size %d: must hold one %d-byte write", c.FileSize, chunk)
 	case c.Mode == modeStream && c.Rate < 0 && c.Rate != RateMax:
-		return c, fmt.Errorf("neighbour arguments: --rate %d: want 0, a positive rate or -1 (max)", rate)
+		return c, fmt.Errorf("neighbor arguments: --rate %d: want 0, a positive rate or -1 (max)", rate)
 	}
 	return c, nil
 }
 
-// need is the most bytes the neighbour puts on disk.
+// need is the most bytes the neighbor puts on disk.
 func (c childConfig) need() int64 {
 	if c.Mode == modeStream {
 		return c.FileSize

@@ -21,7 +21,7 @@ func (c Config) Variant() string {
 
 // BacklogRecords returns one record per trial and one pooled record per
 // (backlog, method) cell, tied to the environment record envID. The
-// neighbour's figures are metrics: per trial as measured, pooled as medians.
+// neighbor's figures are metrics: per trial as measured, pooled as medians.
 func BacklogRecords(r *BacklogResult, envID string) []results.Record {
 	var out []results.Record
 	cfg := r.Config
@@ -62,7 +62,7 @@ func BacklogRecords(r *BacklogResult, envID string) []results.Record {
 	return out
 }
 
-// backlogMetrics returns the neighbour's and the kernel's figures for
+// backlogMetrics returns the neighbor's and the kernel's figures for
 // samples: the value itself for one sample, the median (suffix "_p50") for
 // several. Figures the OS does not give are left out.
 func backlogMetrics(cfg BacklogConfig, ss []BacklogSample, suffix string) map[string]float64 {
@@ -137,8 +137,8 @@ func streamRecord(cfg StreamConfig, params results.Params, round results.Round, 
 		Round:      round,
 		N:          n,
 		Stats:      results.NewStats(total, write, sync),
-		OpsPerSec:  perSec(float64(n), s.Wall),
-		MiBPerSec:  perSec(float64(n)*ProbeWrite/(1<<20), s.Wall),
+		OpsPerSec:  measure.PerSec(float64(n), s.Wall),
+		MiBPerSec:  measure.PerSec(float64(n)*ProbeWrite/(1<<20), s.Wall),
 		Metrics: map[string]float64{
 			"neighbor_mib_per_sec": s.Achieved() / (1 << 20),
 			"neighbor_bytes":       float64(s.NeighborBytes),
@@ -159,15 +159,15 @@ func streamRecord(cfg StreamConfig, params results.Params, round results.Round, 
 	return rec
 }
 
-// notes says what the method calls and promises, what the neighbour's sync
+// notes says what the method calls and promises, what the neighbor's sync
 // was, and which variant ran.
 func notes(cfg Config, m syscalls.Method) []string {
 	n := []string{
 		"probe: " + m.Syscall() + ": " + m.Promise().String(),
-		"neighbour's own sync: " + FullSync().Syscall(),
+		"neighbor's own sync: " + FullSync().Syscall(),
 	}
 	if cfg.PreSync {
-		n = append(n, "pre-sync variant: one untimed sync of the probe file after the neighbour was ready, before the clock (flawed on purpose)")
+		n = append(n, "pre-sync variant: one untimed sync of the probe file after the neighbor was ready, before the clock (flawed on purpose)")
 	}
 	return n
 }
@@ -178,11 +178,4 @@ func sizeLabel(n int64) string {
 		return "0"
 	}
 	return units.FormatSize(n)
-}
-
-func perSec(x float64, ns int64) float64 {
-	if ns <= 0 {
-		return 0
-	}
-	return x / (float64(ns) / 1e9)
 }

@@ -14,14 +14,15 @@ import (
 )
 
 // BacklogReport writes the backlog tables: medians in ms per (backlog,
-// method) with the neighbour's own sync after each (the reference's
-// layout), then what the kernel and the device did, which explains them.
+// method) with the neighbor's own sync after each (the layout of the
+// macOS article "On a Mac, a full fsync of 4 KB waits for everyone else's
+// writes"), then what the kernel and the device did, which explains them.
 func BacklogReport(w io.Writer, r *BacklogResult) error {
 	cfg := r.Config
 	fmt.Fprintf(w, "Backlog: one %s write + sync of the probe's own file while another process holds unsynced buffered data in its own directory.\n",
 		units.FormatSize(ProbeWrite))
 	fmt.Fprintf(w, "%s\n", variantLine(cfg.Config))
-	fmt.Fprintf(w, "Afterwards the neighbour times %s of its own file. %d trials, a fresh neighbour per cell, method order reversed on odd trials.\n\n",
+	fmt.Fprintf(w, "Afterwards the neighbor times %s of its own file. %d trials, a fresh neighbor per cell, method order reversed on odd trials.\n\n",
 		FullSync().Syscall(), cfg.Trials)
 
 	after := "then nbr " + FullSync().String()
@@ -35,7 +36,7 @@ func BacklogReport(w io.Writer, r *BacklogResult) error {
 	}
 	labels := padded("backlog", cfg.Backlogs, sizeLabel)
 	t := results.NewTable(headers...)
-	t.Title = "Median ms: the probe's write + sync, and the neighbour's own sync right after it"
+	t.Title = "Median ms: the probe's write + sync, and the neighbor's own sync right after it"
 	for i, b := range cfg.Backlogs {
 		row := []string{labels[i]}
 		for _, m := range cfg.Methods {
@@ -59,7 +60,7 @@ func BacklogReport(w io.Writer, r *BacklogResult) error {
 	}
 	t = results.NewTable(headers...)
 	t.Title = "Spread and evidence: the probe's fastest and slowest trial; medians of the machine's dirty page cache when the clock started, " +
-		"and of what the device wrote (for anyone) during the probe's sync and during the neighbour's"
+		"and of what the device wrote (for anyone) during the probe's sync and during the neighbor's"
 	for i, b := range cfg.Backlogs {
 		cell0 := r.Cell(b, cfg.Methods[0])
 		row := []string{labels[i], mib(medianOf(cell0, func(s BacklogSample) int64 { return s.Dirty }))}
@@ -81,17 +82,17 @@ func BacklogReport(w io.Writer, r *BacklogResult) error {
 }
 
 // StreamReport writes one table per method: rows are target rate and pass,
-// columns the probe's p50, p99 and p99.9 in ms and the rate the neighbour
+// columns the probe's p50, p99 and p99.9 in ms and the rate the neighbor
 // achieved.
 func StreamReport(w io.Writer, r *StreamResult) error {
 	cfg := r.Config
 	fmt.Fprintf(w, "Stream: the probe loops %s write + sync of its own file for %v while another process writes %s blocks at a target rate, rewriting a file of at most %s.\n",
 		units.FormatSize(ProbeWrite), cfg.Duration, units.FormatSize(chunk), units.FormatSize(cfg.FileSize))
 	fmt.Fprintf(w, "%s\n", variantLine(cfg.Config))
-	fmt.Fprintf(w, "%d passes, rates and methods reversed on odd passes; a fresh neighbour per cell.\n\n", cfg.Passes)
+	fmt.Fprintf(w, "%d passes, rates and methods reversed on odd passes; a fresh neighbor per cell.\n\n", cfg.Passes)
 	for _, m := range cfg.Methods {
-		t := results.NewTable("rate", "pass", "samples", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "neighbour MiB/s", "device MiB/s")
-		t.Title = fmt.Sprintf("%s (%s) next to a writing neighbour", m, m.Syscall())
+		t := results.NewTable("rate", "pass", "samples", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "neighbor MiB/s", "device MiB/s")
+		t.Title = fmt.Sprintf("%s (%s) next to a writing neighbor", m, m.Syscall())
 		labels := padded("rate", cfg.Rates, rateLabel)
 		for i, rate := range cfg.Rates {
 			for _, s := range r.Cell(rate, m) {
@@ -102,7 +103,7 @@ func StreamReport(w io.Writer, r *StreamResult) error {
 				}
 				dev := "-"
 				if s.DeviceWritten != unknown && s.Wall > 0 {
-					dev = strconv.FormatFloat(perSec(float64(s.DeviceWritten)/(1<<20), s.Wall), 'f', 0, 64)
+					dev = strconv.FormatFloat(measure.PerSec(float64(s.DeviceWritten)/(1<<20), s.Wall), 'f', 0, 64)
 				}
 				t.AddRow(labels[i], strconv.Itoa(s.Pass+1), samples,
 					ms(st.P50), ms(st.P99), ms(st.P999), ms(st.Max),
@@ -121,9 +122,9 @@ func StreamReport(w io.Writer, r *StreamResult) error {
 // variantLine says which probe ran.
 func variantLine(cfg Config) string {
 	if cfg.PreSync {
-		return "Variant: PRE-SYNC (flawed on purpose): the probe synced its file once, untimed, after the neighbour was ready and before the clock started."
+		return "Variant: PRE-SYNC (flawed on purpose): the probe synced its file once, untimed, after the neighbor was ready and before the clock started."
 	}
-	return "Variant: clean: the probe's file was created and synced before the neighbour started; nothing synced untimed after that."
+	return "Variant: clean: the probe's file was created and synced before the neighbor started; nothing synced untimed after that."
 }
 
 // methodLines says what each method calls and promises here.

@@ -28,7 +28,7 @@ func TestRunBacklog(t *testing.T) {
 			t.Errorf("sample %d is %+v, want the schedule's %+v", i, s.BacklogCell, schedule[i])
 		}
 		if s.NeighborBytes != s.Backlog || s.NeighborFileSize != s.Backlog {
-			t.Errorf("sample %d: backlog %d, neighbour wrote %d, its file held %d", i, s.Backlog, s.NeighborBytes, s.NeighborFileSize)
+			t.Errorf("sample %d: backlog %d, neighbor wrote %d, its file held %d", i, s.Backlog, s.NeighborBytes, s.NeighborFileSize)
 		}
 		if s.Total <= 0 || s.Write <= 0 || s.Sync <= 0 || s.Total < s.Write+s.Sync || s.NeighborSync <= 0 {
 			t.Errorf("sample %d has impossible times %+v", i, s)
@@ -40,7 +40,7 @@ func TestRunBacklog(t *testing.T) {
 	if got := res.Cell(8<<20, syscalls.Fdatasync); len(got) != 3 || got[2].Trial != 2 {
 		t.Errorf("Cell(8M, fdatasync) = %+v", got)
 	}
-	noNeighbourLeft(t, run)
+	noNeighborLeft(t, run)
 	if names := entries(t, run.Path("probe")); len(names) != 0 {
 		t.Errorf("probe files left behind: %v", names)
 	}
@@ -54,7 +54,7 @@ func TestRunBacklog(t *testing.T) {
 		t.Errorf("pooled record %+v", pooled)
 	}
 	if _, ok := pooled.Metrics["neighbor_sync_ns_p50"]; !ok {
-		t.Errorf("pooled record lacks the neighbour's sync: %v", pooled.Metrics)
+		t.Errorf("pooled record lacks the neighbor's sync: %v", pooled.Metrics)
 	}
 	if last := recs[len(recs)-2]; last.Params.Get("backlog") != "8M" || last.Metrics["neighbor_bytes"] != 8<<20 {
 		t.Errorf("last trial record %+v", last)
@@ -75,17 +75,17 @@ func syncLog(cfg *Config) *[]string {
 
 // TestPreSyncRunsOneUntimedSyncBeforeTheClock: the clean probe syncs only
 // inside the timed interval; the pre-sync variant adds exactly one sync,
-// after the neighbour is ready and before the clock starts.
+// after the neighbor is ready and before the clock starts.
 func TestPreSyncRunsOneUntimedSyncBeforeTheClock(t *testing.T) {
 	for _, tt := range []struct {
 		preSync bool
 		method  syscalls.Method
 		want    []string
 	}{
-		{false, syscalls.Fdatasync, []string{"ready", "clock", "sync fdatasync", "neighbour synced"}},
-		{true, syscalls.Fdatasync, []string{"ready", "sync fdatasync", "clock", "sync fdatasync", "neighbour synced"}},
+		{false, syscalls.Fdatasync, []string{"ready", "clock", "sync fdatasync", "neighbor synced"}},
+		{true, syscalls.Fdatasync, []string{"ready", "sync fdatasync", "clock", "sync fdatasync", "neighbor synced"}},
 		// A method that syncs inside the write pre-syncs with fsync(2).
-		{true, syscalls.Dsync, []string{"ready", "sync fsync", "clock", "sync dsync", "neighbour synced"}},
+		{true, syscalls.Dsync, []string{"ready", "sync fsync", "clock", "sync dsync", "neighbor synced"}},
 	} {
 		run := newRun(t)
 		cfg := BacklogConfig{Config: testConfig(tt.method), Backlogs: []int64{1 << 20}, Trials: 2}
@@ -124,7 +124,7 @@ func TestPreSyncRunsOneUntimedSyncBeforeTheClock(t *testing.T) {
 	if clock := slices.Index(*log, "clock"); clock != 2 || (*log)[1] != "sync fsync" {
 		t.Errorf("stream steps start %q, want ready, one sync, clock", (*log)[:min(len(*log), 4)])
 	}
-	if syncs := len(*log) - 4; syncs != n { // ready, pre-sync, clock, ..., neighbour stopped
+	if syncs := len(*log) - 4; syncs != n { // ready, pre-sync, clock, ..., neighbor stopped
 		t.Errorf("%d timed syncs for %d samples", syncs, n)
 	}
 }
@@ -154,14 +154,14 @@ func TestRunStream(t *testing.T) {
 		}
 		switch {
 		case s.Rate == RateIdle && s.NeighborBytes != 0:
-			t.Errorf("cell %d: idle neighbour wrote %d bytes", i, s.NeighborBytes)
+			t.Errorf("cell %d: idle neighbor wrote %d bytes", i, s.NeighborBytes)
 		case s.Rate != RateIdle && s.NeighborBytes == 0:
-			t.Errorf("cell %d: neighbour at %s wrote nothing", i, s.Rate)
+			t.Errorf("cell %d: neighbor at %s wrote nothing", i, s.Rate)
 		case s.Rate > 0 && float64(s.NeighborBytes) > float64(streamBurst)+float64(s.Rate)*float64(s.NeighborNs)/1e9:
-			t.Errorf("cell %d: neighbour at %s wrote %d bytes in %d ns, more than its bucket allows", i, s.Rate, s.NeighborBytes, s.NeighborNs)
+			t.Errorf("cell %d: neighbor at %s wrote %d bytes in %d ns, more than its bucket allows", i, s.Rate, s.NeighborBytes, s.NeighborNs)
 		}
 	}
-	noNeighbourLeft(t, run)
+	noNeighborLeft(t, run)
 	recs := StreamRecords(res, "env-1")
 	if want := len(schedule) + len(cfg.Rates)*len(methods); len(recs) != want {
 		t.Fatalf("%d records, want %d", len(recs), want)
@@ -192,15 +192,15 @@ func mustMethod(t *testing.T, s string) syscalls.Method {
 	return m
 }
 
-// TestNeighbourFailureIsReported: a neighbour that cannot start its task
+// TestNeighborFailureIsReported: a neighbor that cannot start its task
 // fails the run with what it said.
-func TestNeighbourFailureIsReported(t *testing.T) {
+func TestNeighborFailureIsReported(t *testing.T) {
 	run := newRun(t)
 	cfg := BacklogConfig{Config: testConfig(syscalls.Fsync), Backlogs: []int64{0}, Trials: 1}
 	cfg.Launch.Args = []string{"--bogus"}
 	_, err := RunBacklog(run, cfg, nil)
-	if err == nil || !strings.Contains(err.Error(), "neighbour ended before saying \"ready\"") || !strings.Contains(err.Error(), "bogus") {
-		t.Errorf("RunBacklog with a broken neighbour = %v", err)
+	if err == nil || !strings.Contains(err.Error(), "neighbor ended before saying \"ready\"") || !strings.Contains(err.Error(), "bogus") {
+		t.Errorf("RunBacklog with a broken neighbor = %v", err)
 
 	}
 }

@@ -14,7 +14,7 @@ import (
 //     hold len(backlogs)·len(methods)·trials and len(rates)·len(methods)·passes
 //     cells.
 
-// BacklogCell is one measurement of backlog mode: a fresh neighbour with
+// BacklogCell is one measurement of backlog mode: a fresh neighbor with
 // Backlog bytes, and one timed write + sync with Method.
 type BacklogCell struct {
 	Trial   int // 0-based
@@ -22,7 +22,7 @@ type BacklogCell struct {
 	Method  syscalls.Method
 }
 
-// StreamCell is one measurement of stream mode: a fresh neighbour writing at
+// StreamCell is one measurement of stream mode: a fresh neighbor writing at
 // Rate while the probe loops write + sync with Method.
 type StreamCell struct {
 	Pass   int // 0-based

@@ -18,12 +18,12 @@ func (c StreamConfig) CheckSpace(dir string) error {
 }
 
 // need returns the most bytes the backlog run holds on disk at once: the
-// largest backlog (neighbours run one at a time and remove their files) and
+// largest backlog (neighbors run one at a time and remove their files) and
 // one probe file.
 func (c BacklogConfig) need() int64 { return maxOf(c.Backlogs) + ProbeFileSize }
 
 // need returns the most bytes the stream run holds on disk at once: one
-// neighbour file and one probe file.
+// neighbor file and one probe file.
 func (c StreamConfig) need() int64 { return c.FileSize + ProbeFileSize }
 
 func maxOf(xs []int64) int64 {

@@ -16,7 +16,7 @@ func fakeFree(free uint64, calls *int) fixtures.FreeSpaceFunc {
 }
 
 // TestOversizeBacklogRefusedBeforeWriting: with too little free space, the
-// run refuses before it creates a file or starts a neighbour.
+// run refuses before it creates a file or starts a neighbor.
 func TestOversizeBacklogRefusedBeforeWriting(t *testing.T) {
 	run := newRun(t)
 	var calls int
@@ -44,9 +44,9 @@ func TestOversizeBacklogRefusedBeforeWriting(t *testing.T) {
 	}
 }
 
-// TestNeighbourRefusesOversizeBacklog: the neighbour checks on its own too,
+// TestNeighborRefusesOversizeBacklog: the neighbor checks on its own too,
 // and creates nothing when refused.
-func TestNeighbourRefusesOversizeBacklog(t *testing.T) {
+func TestNeighborRefusesOversizeBacklog(t *testing.T) {
 	parent := t.TempDir()
 	var calls int
 	c := childConfig{Mode: modeBacklog, Dir: parent + "/n", Bytes: 2 << 30, Timeout: 1e9}
@@ -55,6 +55,6 @@ func TestNeighbourRefusesOversizeBacklog(t *testing.T) {
 		t.Fatalf("serveChild = %v, want ErrNoSpace", err)
 	}
 	if names := entries(t, parent); len(names) != 0 {
-		t.Errorf("the refused neighbour created %v", names)
+		t.Errorf("the refused neighbor created %v", names)
 	}
 }

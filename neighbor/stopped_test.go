@@ -11,17 +11,17 @@ import (
 	"github.com/durabench/durabench/syscalls"
 )
 
-// A neighbour stopped with SIGSTOP never replies and its own timer never
+// A neighbor stopped with SIGSTOP never replies and its own timer never
 // fires: the parent must kill it after its timeout (plus killGrace) and say
 // so, instead of hanging (issue 10: "a stopped neighbor hangs the parent
 // past --neighbor-timeout").
-func TestStoppedNeighbourIsKilledAfterItsTimeout(t *testing.T) {
+func TestStoppedNeighborIsKilledAfterItsTimeout(t *testing.T) {
 	if _, err := os.Stat("/bin/sh"); err != nil {
-		t.Skip("no /bin/sh to play a neighbour that stops itself")
+		t.Skip("no /bin/sh to play a neighbor that stops itself")
 	}
 	cfg := testConfig(syscalls.Fsync)
 	cfg.Timeout = 200 * time.Millisecond
-	// The neighbour stops itself before saying anything; its own arguments
+	// The neighbor stops itself before saying anything; its own arguments
 	// (the childConfig) become the shell's positional parameters.
 	cfg.Launch = Launch{Path: "/bin/sh", Args: []string{"-c", "kill -STOP $$", "sh"}}
 	run := newRun(t)
@@ -39,12 +39,12 @@ func TestStoppedNeighbourIsKilledAfterItsTimeout(t *testing.T) {
 	select {
 	case err = <-done:
 	case <-time.After(time.Minute): // far past 200 ms + killGrace: the parent hangs
-		t.Fatal("the parent still waits for a stopped neighbour a minute after its 200ms timeout")
+		t.Fatal("the parent still waits for a stopped neighbor a minute after its 200ms timeout")
 	}
 	if err == nil || !strings.Contains(err.Error(), "was killed") {
-		t.Fatalf("cell error %v, want one saying the stopped neighbour was killed", err)
+		t.Fatalf("cell error %v, want one saying the stopped neighbor was killed", err)
 	}
 	if _, err := os.Lstat(nbrDir); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the killed neighbour's directory is still there: %v", err)
+		t.Errorf("the killed neighbor's directory is still there: %v", err)
 	}
 }

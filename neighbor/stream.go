@@ -12,9 +12,9 @@ import (
 )
 
 // The stream run. Invariants (besides those of the package):
-//   - A cell runs: create the probe file (synced) → start the neighbour at
+//   - A cell runs: create the probe file (synced) → start the neighbor at
 //     its rate → "ready" → [PreSync: one untimed sync] → loop write + sync
-//     for Duration → "stop" → the neighbour reports bytes and time → reap
+//     for Duration → "stop" → the neighbor reports bytes and time → reap
 //     it → verify and remove the probe file.
 //   - The sample buffer is allocated once, before the first cell, and the
 //     loop allocates nothing; each cell's samples are copied out after its
@@ -30,7 +30,7 @@ type StreamSample struct {
 	Wall int64
 	// Full reports that the loop stopped at MaxSamples before Duration.
 	Full bool
-	// NeighborBytes and NeighborNs are what the neighbour wrote and over how
+	// NeighborBytes and NeighborNs are what the neighbor wrote and over how
 	// long, by its own clock.
 	NeighborBytes, NeighborNs int64
 	// PreSync is how long the flawed variant's untimed sync took (0 when
@@ -41,7 +41,7 @@ type StreamSample struct {
 	DeviceWritten int64
 }
 
-// Achieved returns the neighbour's achieved rate in bytes per second.
+// Achieved returns the neighbor's achieved rate in bytes per second.
 func (s StreamSample) Achieved() float64 {
 	if s.NeighborNs <= 0 {
 		return 0
@@ -116,7 +116,7 @@ func runStreamCell(cfg StreamConfig, c StreamCell, buf *measure.Samples, probePa
 			err = cerr
 		}
 	}()
-	n, err := startNeighbour(cfg.Launch, childConfig{Mode: modeStream, Dir: nbrDir, Rate: c.Rate, FileSize: cfg.FileSize, Timeout: cfg.Timeout})
+	n, err := startNeighbor(cfg.Launch, childConfig{Mode: modeStream, Dir: nbrDir, Rate: c.Rate, FileSize: cfg.FileSize, Timeout: cfg.Timeout})
 	if err != nil {
 		return s, err
 	}
@@ -156,7 +156,7 @@ func runStreamCell(cfg StreamConfig, c StreamCell, buf *measure.Samples, probePa
 		return s, err
 	}
 	s.NeighborBytes, s.NeighborNs = stopped[0], stopped[1]
-	cfg.hooks.tell("neighbour stopped")
+	cfg.hooks.tell("neighbor stopped")
 	if err := n.close(); err != nil {
 		return s, err
 	}

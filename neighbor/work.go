@@ -9,11 +9,11 @@ import (
 	"github.com/durabench/durabench/syscalls"
 )
 
-// What the neighbour writes. Invariants:
+// What the neighbor writes. Invariants:
 //   - Writes are plain buffered pwrites of at most chunk bytes; nothing here
 //     syncs except the timed full sync the parent asks for in backlog mode.
 //   - A backlog is exactly the bytes asked, at offsets 0..n, unless the
-//     neighbour is stopped first; a stream never writes past its file size.
+//     neighbor is stopped first; a stream never writes past its file size.
 //   - Between two writes the work checks whether it was stopped, so it ends
 //     within one write (or one pacing wait) of being told.
 
@@ -32,7 +32,7 @@ func serveBacklog(f *syscalls.File, c childConfig, cmds <-chan string, q *quit, 
 		return q.cause()
 	}
 	if err := writeMsg(out, msgReady, n); err != nil {
-		return fmt.Errorf("neighbour: telling the parent it is ready: %w", err)
+		return fmt.Errorf("neighbor: telling the parent it is ready: %w", err)
 	}
 	if err := await(cmds, q, cmdSync); err != nil {
 		return err
@@ -42,7 +42,7 @@ func serveBacklog(f *syscalls.File, c childConfig, cmds <-chan string, q *quit, 
 	err = f.Sync(m)
 	ns := measure.Now() - t0
 	if err != nil {
-		return fmt.Errorf("neighbour: own %s: %w", m, err)
+		return fmt.Errorf("neighbor: own %s: %w", m, err)
 	}
 	return writeMsg(out, msgSynced, ns)
 }
@@ -51,7 +51,7 @@ func serveBacklog(f *syscalls.File, c childConfig, cmds <-chan string, q *quit, 
 // returns how many it wrote; it stops early, without error, when stop is
 // closed.
 func writeBacklog(f *syscalls.File, n int64, stop <-chan struct{}) (int64, error) {
-	buf := neighbourBlock()
+	buf := neighborBlock()
 	var off int64
 	for off < n {
 		select {
@@ -61,7 +61,7 @@ func writeBacklog(f *syscalls.File, n int64, stop <-chan struct{}) (int64, error
 		}
 		w := min(int64(len(buf)), n-off)
 		if err := f.Pwrite(buf[:w], off); err != nil {
-			return off, fmt.Errorf("neighbour: backlog: %w", err)
+			return off, fmt.Errorf("neighbor: backlog: %w", err)
 		}
 		off += w
 	}
@@ -77,7 +77,7 @@ func serveStream(f *syscalls.File, c childConfig, cmds <-chan string, q *quit, o
 	if err := writeMsg(out, msgReady, 0); err != nil {
 		close(stop)
 		<-res
-		return fmt.Errorf("neighbour: telling the parent it is ready: %w", err)
+		return fmt.Errorf("neighbor: telling the parent it is ready: %w", err)
 	}
 	err := await(cmds, q, cmdStop)
 	close(stop)
@@ -110,7 +110,7 @@ func stream(f *syscalls.File, rate Rate, size int64, stop <-chan struct{}) strea
 	if rate != RateMax {
 		b = newBucket(int64(rate), streamBurst, start)
 	}
-	buf := neighbourBlock()
+	buf := neighborBlock()
 	var off, bytes int64
 	for {
 		select {
@@ -133,15 +133,15 @@ func stream(f *syscalls.File, rate Rate, size int64, stop <-chan struct{}) strea
 			off = 0
 		}
 		if err := f.Pwrite(buf, off); err != nil {
-			return streamed{err: fmt.Errorf("neighbour: stream: %w", err)}
+			return streamed{err: fmt.Errorf("neighbor: stream: %w", err)}
 		}
 		off += chunk
 		bytes += chunk
 	}
 }
 
-// neighbourBlock returns a chunk of recognisable, non-zero data.
-func neighbourBlock() []byte {
+// neighborBlock returns a chunk of recognisable, non-zero data.
+func neighborBlock() []byte {
 	buf := make([]byte, chunk)
 	for i := range buf {
 		buf[i] = byte('A' + i%23)

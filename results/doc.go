@@ -5,8 +5,16 @@
 //
 // # JSON Lines schema (stable; other tools read it)
 //
-// Each line is one Record, keys in this order:
+// A stream opens with its environment line (WriteJSONLEnv), so that it
+// stands alone:
 //
+//	{"schema_version":1,"environment":{...the env.json record...}}
+//
+// then each line is one Record, keys in this order:
+//
+//	schema_version  number   SchemaVersion (1): grows when a key changes meaning
+//	                      or disappears; new optional keys keep it. Lines
+//	                      without it predate it and read as version 1.
 //	experiment   string   "sync", "wal", "sqlite", "neighbor", ...
 //	params       object   the case, string values, in the order the experiment
 //	                      gives them (workload, block_size, method, ...)
@@ -22,7 +30,8 @@
 //	mib_per_sec  number   2^20 bytes per second
 //	metrics      object   optional: extra named figures (records_per_sync, ...)
 //	notes        array    optional: strings, e.g. "asked synchronous=full, got normal"
-//	env          string   id of the run's environment record (env.json)
+//	env          string   id of the run's environment record (env.json, and
+//	                      the stream's environment line)
 //
 // Percentiles are nearest-rank over raw samples (see package measure); a
 // pooled record's percentiles come from all rounds' samples, never from

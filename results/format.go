@@ -5,7 +5,7 @@ import (
 	"strconv"
 )
 
-// FormatDuration formats nanoseconds for people, as the reference tables do:
+// FormatDuration formats nanoseconds for people, as the macOS articles' tables do:
 // below 1 µs in whole ns ("850 ns"); below 100 µs to 0.1 µs ("1.2 µs",
 // "16.5 µs"); then to three significant figures ("109 µs", "2.00 ms",
 // "16.5 ms", "1.30 s"). A value that rounds up to the next unit takes that

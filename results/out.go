@@ -206,7 +206,9 @@ func (o *Out) WriteBenchConfig(config [][2]string) error {
 	return nil
 }
 
-// WriteEnv writes env as indented JSON to env.json, once.
+// WriteEnv writes env as indented JSON to env.json, once, and as the
+// environment line that opens results.jsonl (see WriteJSONLEnv), so that
+// the JSON Lines file stands alone too.
 func (o *Out) WriteEnv(env any) error {
 	switch {
 	case o.closed:
@@ -224,7 +226,16 @@ func (o *Out) WriteEnv(env any) error {
 	}
 	o.envWritten = true
 	_, err = f.Write(append(b, '\n'))
-	return errors.Join(err, f.Sync(), f.Close())
+	if err := errors.Join(err, f.Sync(), f.Close()); err != nil {
+		return err
+	}
+	if _, err := o.ensure(&o.jsonl, JSONLFile); err != nil {
+		return err
+	}
+	if err := WriteJSONLEnv(o.jsonl, env); err != nil {
+		return fmt.Errorf("results: writing %s: %w", JSONLFile, err)
+	}
+	return nil
 }
 
 // Close commits the output: see Commit.

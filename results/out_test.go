@@ -121,9 +121,12 @@ func TestOutWritesAndReadsBack(t *testing.T) {
 		return b
 	}
 
-	back, err := ReadJSONL(bytes.NewReader(read(JSONLFile)))
+	envs, back, err := ReadJSONLStream(bytes.NewReader(read(JSONLFile)))
 	if err != nil || len(back) != len(recs) {
 		t.Fatalf("%s: %d records, %v; want %d", JSONLFile, len(back), err, len(recs))
+	}
+	if len(envs) != 1 || string(envs[0]) != `{"fs":"ext4","id":"env-1"}` {
+		t.Errorf("%s holds environments %q, want the one WriteEnv wrote", JSONLFile, envs)
 	}
 	if back[2].Experiment != "wal" || back[4].Round != PooledRound {
 		t.Errorf("%s does not hold the records in the order written", JSONLFile)

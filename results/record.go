@@ -58,7 +58,8 @@ func (ps Params) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads a JSON object of string values, keeping its key order.
-// JSON null leaves ps unchanged.
+// Duplicate keys are an error, as in MarshalJSON. JSON null leaves ps
+// unchanged.
 func (ps *Params) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
 		return nil
@@ -68,12 +69,17 @@ func (ps *Params) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("results: params must be a JSON object, got %s", data)
 	}
 	out := Params{}
+	seen := map[string]bool{}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
 			return fmt.Errorf("results: reading params: %w", err)
 		}
 		key := tok.(string) // object keys are always strings
+		if seen[key] {
+			return fmt.Errorf("results: params key %q given twice; each key must appear once", key)
+		}
+		seen[key] = true
 		var value string
 		if err := dec.Decode(&value); err != nil {
 			return fmt.Errorf("results: params key %q: value must be a string: %w", key, err)
@@ -142,14 +148,41 @@ type Record struct {
 	Env        string             `json:"env"`
 }
 
+// SchemaVersion is the version of the JSON Lines schema (see the package
+// doc) this package writes, as each line's schema_version. It grows by one
+// whenever a key changes meaning or disappears; new optional keys keep it.
+const SchemaVersion = 1
+
+// plainRecord is Record without its methods, so that its JSON methods can
+// use the default encoding without recursing.
+type plainRecord Record
+
+// versionedRecord is a record line: schema_version first, then the record's
+// keys.
+type versionedRecord struct {
+	SchemaVersion int `json:"schema_version"`
+	plainRecord
+}
+
+// MarshalJSON writes the record with schema_version (SchemaVersion) as its
+// first key.
+func (rec Record) MarshalJSON() ([]byte, error) {
+	return json.Marshal(versionedRecord{SchemaVersion, plainRecord(rec)})
+}
+
 // UnmarshalJSON reads a record; since the JSON gives n once, it is copied
-// into the parsed Stats (Total, and Write and Sync when split).
+// into the parsed Stats (Total, and Write and Sync when split). A record
+// of a newer schema_version than SchemaVersion is refused; one without
+// schema_version predates it and has version 1's keys.
 func (rec *Record) UnmarshalJSON(data []byte) error {
-	type plain Record // no methods: avoids recursion
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
+	var v versionedRecord
+	if err := json.Unmarshal(data, &v); err != nil {
 		return err
 	}
+	if v.SchemaVersion > SchemaVersion {
+		return fmt.Errorf("results: record has schema_version %d, newer than this build reads (%d): use a newer durabench", v.SchemaVersion, SchemaVersion)
+	}
+	p := v.plainRecord
 	p.Stats.Total.N = p.N
 	if p.Stats.HasSplit {
 		p.Stats.Write.N, p.Stats.Sync.N = p.N, p.N

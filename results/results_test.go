@@ -198,7 +198,7 @@ func TestRecordJSONKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"experiment", "params", "round", "n", "stats", "ops_per_sec", "mib_per_sec", "metrics", "notes", "env"}
+	want := []string{"schema_version", "experiment", "params", "round", "n", "stats", "ops_per_sec", "mib_per_sec", "metrics", "notes", "env"}
 	if got := jsonKeys(t, b); !slices.Equal(got, want) {
 		t.Errorf("record keys = %v, want %v", got, want)
 	}
@@ -207,6 +207,57 @@ func TestRecordJSONKeys(t *testing.T) {
 	want = slices.DeleteFunc(want, func(k string) bool { return k == "metrics" || k == "notes" })
 	if got := jsonKeys(t, b); !slices.Equal(got, want) {
 		t.Errorf("record keys without metrics and notes = %v, want %v", got, want)
+	}
+}
+
+func TestSchemaVersion(t *testing.T) {
+	b, err := json.Marshal(fixtureRecords()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(b, []byte(`{"schema_version":1,"experiment":`)) {
+		t.Errorf("record line %s does not open with schema_version 1", b)
+	}
+	// A line without schema_version predates it: read as version 1.
+	old := `{"experiment":"sync","params":{"m":"x"},"round":1,"n":2,"stats":{},"ops_per_sec":0,"mib_per_sec":0,"env":"e"}`
+	if recs, err := ReadJSONL(strings.NewReader(old)); err != nil || len(recs) != 1 || recs[0].N != 2 {
+		t.Errorf("ReadJSONL of a line without schema_version = %+v, %v; want one record with n 2", recs, err)
+	}
+	newer := `{"schema_version":2,"experiment":"sync","params":{},"round":1,"n":2,"stats":{},"env":"e"}`
+	if _, err := ReadJSONL(strings.NewReader(newer)); err == nil || !strings.Contains(err.Error(), "schema_version 2") || !strings.Contains(err.Error(), "use a newer durabench") {
+		t.Errorf("ReadJSONL of schema_version 2 = %v, want a refusal naming the version and what to do", err)
+	}
+}
+
+func TestJSONLStreamWithEnvironment(t *testing.T) {
+	env := map[string]any{"id": "abc123", "durabench": map[string]any{"revision": "183fe529"}}
+	var buf bytes.Buffer
+	if err := WriteJSONLEnv(&buf, env); err != nil {
+		t.Fatal(err)
+	}
+	first := buf.String()
+	if want := `{"schema_version":1,"environment":{"durabench":{"revision":"183fe529"},"id":"abc123"}}` + "\n"; first != want {
+		t.Errorf("environment line = %s, want %s", first, want)
+	}
+	if err := WriteJSONL(&buf, fixtureRecords()); err != nil {
+		t.Fatal(err)
+	}
+	envs, recs, err := ReadJSONLStream(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(envs) != 1 || string(envs[0]) != `{"durabench":{"revision":"183fe529"},"id":"abc123"}` {
+		t.Errorf("environments read = %q, want the one written", envs)
+	}
+	if len(recs) != len(fixtureRecords()) {
+		t.Errorf("read %d records after the environment line, want %d", len(recs), len(fixtureRecords()))
+	}
+	if plain, err := ReadJSONL(bytes.NewReader(buf.Bytes())); err != nil || len(plain) != len(recs) {
+		t.Errorf("ReadJSONL = %d records, %v; want %d, the environment line skipped", len(plain), err, len(recs))
+	}
+	newer := `{"schema_version":9,"environment":{}}`
+	if _, _, err := ReadJSONLStream(strings.NewReader(newer)); err == nil || !strings.Contains(err.Error(), "schema_version 9") {
+		t.Errorf("ReadJSONLStream of a version 9 environment = %v, want a refusal", err)
 	}
 }
 

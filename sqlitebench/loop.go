@@ -34,16 +34,12 @@ func (s commitStmts) commit(first int64, rows int, payload []byte) error {
 	return s.end.Exec()
 }
 
-// span is the monotonic interval from the first clock read of a loop to its
-// last.
-type span struct{ start, end int64 }
-
 // commits runs n commits of rows rows each, with ids from *next on, and
 // advances *next. With samples non-nil each commit is timed whole and
 // added; the returned span covers them all, loop overhead included.
-func (s commitStmts) commits(next *int64, n, rows int, payload []byte, samples *measure.Samples) (span, error) {
-	sp := span{start: measure.Now()}
-	sp.end = sp.start
+func (s commitStmts) commits(next *int64, n, rows int, payload []byte, samples *measure.Samples) (measure.Span, error) {
+	sp := measure.Span{Start: measure.Now()}
+	sp.End = sp.Start
 	for i := range n {
 		t0 := measure.Now()
 		if err := s.commit(*next, rows, payload); err != nil {
@@ -54,14 +50,7 @@ func (s commitStmts) commits(next *int64, n, rows int, payload []byte, samples *
 		if samples != nil {
 			samples.Add(t1-t0, 0, 0)
 		}
-		sp.end = t1
+		sp.End = t1
 	}
 	return sp, nil
-}
-
-// fillPayload fills a row's payload with a recognisable, non-zero pattern.
-func fillPayload(b []byte) {
-	for i := range b {
-		b[i] = byte('a' + i%26)
-	}
 }

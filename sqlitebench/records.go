@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/durabench/durabench/measure"
 	"github.com/durabench/durabench/results"
 )
 
@@ -44,8 +45,8 @@ func Records(cfg Config, out Outcome, envID string) []results.Record {
 				Round:      results.Round(i + 1),
 				N:          rd.Samples,
 				Stats:      results.Stats{Total: rd.Total},
-				OpsPerSec:  perSec(float64(rd.Samples), rd.Wall),
-				MiBPerSec:  perSec(float64(rd.Samples)*bytesPerCommit, rd.Wall),
+				OpsPerSec:  measure.PerSec(float64(rd.Samples), rd.Wall),
+				MiBPerSec:  measure.PerSec(float64(rd.Samples)*bytesPerCommit, rd.Wall),
 				Metrics:    map[string]float64{"allocs_per_commit": rd.AllocsPerCommit, "rows_checked": float64(rd.Rows)},
 				Notes:      notes,
 				Env:        envID,
@@ -62,7 +63,7 @@ func Records(cfg Config, out Outcome, envID string) []results.Record {
 			N:          r.Total.N,
 			Stats:      results.Stats{Total: r.Total},
 			OpsPerSec:  r.CommitsPerSec(),
-			MiBPerSec:  perSec(float64(r.Total.N)*bytesPerCommit, r.Wall),
+			MiBPerSec:  measure.PerSec(float64(r.Total.N)*bytesPerCommit, r.Wall),
 			Metrics:    map[string]float64{"allocs_per_commit": r.AllocsPerCommit, "rows_checked": float64(rows)},
 			Notes:      notes,
 			Env:        envID,

@@ -16,11 +16,13 @@ import (
 	"strings"
 
 	"github.com/durabench/durabench/drivers"
+	"github.com/durabench/durabench/measure"
 	"github.com/durabench/durabench/results"
 )
 
 // Report writes the human report of a run: one line per engine with what a
-// user who sets nothing gets; per engine the reference's table (rows
+// user who sets nothing gets; per engine the table of the macOS article "On
+// a Mac, a real fsync takes a whole number of milliseconds" (rows
 // journal × synchronous, columns fullfsync, commits/s with p99) and what
 // each row risks; every case's figures; each engine's build; warnings.
 // Every figure stands under the settings SQLite reported; a case that did
@@ -94,7 +96,7 @@ func keyOf(r Result) cellKey {
 	return cellKey{r.Effective.JournalMode, r.Effective.Synchronous, r.Effective.FullFsync, ckpt}
 }
 
-// engineBlock writes one engine's table in the reference's shape, then
+// engineBlock writes one engine's table (journal × synchronous by fullfsync), then
 // footnotes for the cases that did not run as asked.
 func engineBlock(w io.Writer, info EngineInfo, all []Result) error {
 	var res []Result
@@ -200,7 +202,7 @@ func roundSpread(rounds []Round) string {
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, rd := range rounds {
-		v := perSec(float64(rd.Samples), rd.Wall)
+		v := measure.PerSec(float64(rd.Samples), rd.Wall)
 		lo, hi = min(lo, v), max(hi, v)
 	}
 	return strings.TrimSuffix(results.FormatRate(lo), " /s") + "–" + results.FormatRate(hi)

@@ -21,6 +21,7 @@ import (
 	"github.com/durabench/durabench/drivers"
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/measure"
+	"github.com/durabench/durabench/runner"
 )
 
 // Case is one cell of the matrix as asked for: an engine and the values of
@@ -83,14 +84,7 @@ func (r Result) Mismatches() []Mismatch { return mismatches(r.Asked, r.Effective
 func (r Result) AsAsked() bool { return len(r.Notes) == 0 }
 
 // CommitsPerSec is timed commits per second of wall time.
-func (r Result) CommitsPerSec() float64 { return perSec(float64(r.Total.N), r.Wall) }
-
-func perSec(x float64, ns int64) float64 {
-	if ns <= 0 {
-		return 0
-	}
-	return x / (float64(ns) / 1e9)
-}
+func (r Result) CommitsPerSec() float64 { return measure.PerSec(float64(r.Total.N), r.Wall) }
 
 // Outcome is everything a run found: what each engine gives a user who sets
 // nothing, and each case's figures in matrix order.
@@ -195,8 +189,7 @@ type accumulator struct {
 }
 
 func newAccumulator(c Case, cfg Config) *accumulator {
-	a := &accumulator{c: c, payload: make([]byte, cfg.RowBytes), samples: measure.NewSamples(cfg.Rounds * cfg.Commits)}
-	fillPayload(a.payload)
+	a := &accumulator{c: c, payload: runner.Payload(cfg.RowBytes), samples: measure.NewSamples(cfg.Rounds * cfg.Commits)}
 	return a
 }
 
@@ -269,7 +262,7 @@ func (a *accumulator) runRound(run *fixtures.Run, e engine, cfg Config, round in
 	a.allocs += m1.Mallocs - m0.Mallocs
 	a.rounds = append(a.rounds, Round{
 		Samples:         a.samples.Len() - mark,
-		Wall:            sp.end - sp.start,
+		Wall:            sp.Wall(),
 		Total:           measure.Summarize(a.samples.Total[mark:]),
 		Effective:       before,
 		AllocsPerCommit: float64(m1.Mallocs-m0.Mallocs) / float64(cfg.Commits),

@@ -110,8 +110,8 @@ type Config struct {
 	Iterations int // measured writes per case and round
 	// MaxCaseBytes, if positive, caps the measured writes of a case in a
 	// round at MaxCaseBytes / block size (whole batches, at least one), so
-	// that large writes do not take hours: the reference ran 250 rather
-	// than 1,000 writes for its 1 MiB rows.
+	// that large writes do not take hours: the macOS sync-method table ran
+	// 250 rather than 1,000 writes for its 1 MiB rows.
 	MaxCaseBytes int64
 	Warmup       int   // unmeasured writes before them, in the same file
 	Rounds       int   // repetitions of every case; percentiles pool them

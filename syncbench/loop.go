@@ -75,16 +75,13 @@ func (t *target) batch(every int) (total, write, sync int64, err error) {
 	return t2 - t0, t1 - t0, t2 - t1, nil
 }
 
-// span is the monotonic start and end of a measured stretch, in ns.
-type span struct{ start, end int64 }
-
 // runSequential times warmup then measured batches of one target into s and
 // returns when the measured part started and ended. marks, if not nil, is
 // told just before and after the measured part.
-func runSequential(t *target, every, warmup, measured int, s *measure.Samples, marks syscount.Marker) (span, error) {
+func runSequential(t *target, every, warmup, measured int, s *measure.Samples, marks syscount.Marker) (measure.Span, error) {
 	for range warmup {
 		if _, _, _, err := t.batch(every); err != nil {
-			return span{}, err
+			return measure.Span{}, err
 		}
 	}
 	if marks != nil {
@@ -95,11 +92,11 @@ func runSequential(t *target, every, warmup, measured int, s *measure.Samples, m
 	for range measured {
 		total, write, sync, err := t.batch(every)
 		if err != nil {
-			return span{}, err
+			return measure.Span{}, err
 		}
 		s.Add(total, write, sync)
 	}
-	return span{start, measure.Now()}, nil
+	return measure.Span{Start: start, End: measure.Now()}, nil
 }
 
 // runInterleaved times the targets round-robin, one batch each per turn,

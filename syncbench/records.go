@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/durabench/durabench/internal/units"
+	"github.com/durabench/durabench/measure"
 	"github.com/durabench/durabench/results"
 )
 
@@ -34,8 +35,8 @@ func Records(res []Result, counts []Count, envID string) []results.Record {
 				Round:      results.Round(i + 1),
 				N:          rd.Samples,
 				Stats:      results.Stats{Total: rd.Total, Write: rd.Write, Sync: rd.Sync, HasSplit: true},
-				OpsPerSec:  perSec(float64(rd.Samples), rd.Wall),
-				MiBPerSec:  perSec(float64(rd.Bytes)/(1<<20), rd.Wall),
+				OpsPerSec:  measure.PerSec(float64(rd.Samples), rd.Wall),
+				MiBPerSec:  measure.PerSec(float64(rd.Bytes)/(1<<20), rd.Wall),
 				Env:        envID,
 			})
 		}

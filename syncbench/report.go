@@ -17,8 +17,9 @@ import (
 // without power-loss protection can flush.
 const fastFlush = 50_000 // ns
 
-// Report writes the human report of a run: the reference's layout (rows
-// workload × size, columns methods) for medians and p99, then each case's
+// Report writes the human report of a run: the layout of the sync-method
+// table in the macOS article "On a Mac, a real fsync takes a whole number of
+// milliseconds" (rows workload × size, columns methods) for medians and p99, then each case's
 // means, write/sync split and throughput, the methods' promises, and the
 // staircase analysis if it was asked for, and the counting passes if any.
 func Report(w io.Writer, cfg Config, res []Result, counts []Count) error {
@@ -81,8 +82,8 @@ func writesPhrase(cfg Config) string {
 	return s
 }
 
-// matrices prints the reference's tables, medians and p99, for one thread
-// count.
+// matrices prints the workload × size by method tables (the macOS
+// article's layout), medians and p99, for one thread count.
 func matrices(w io.Writer, cfg Config, res []Result, threads int) error {
 	suffix := ""
 	if threads > 1 {
@@ -155,7 +156,7 @@ func cellOf(res []Result, c Case, cell func(Result) string) string {
 	return ""
 }
 
-// detail is the Linux reference's layout: per case, the means of the write,
+// detail is the layout of the Linux Rust fsync/WAL micro-benchmark: per case, the means of the write,
 // the sync and the whole commit, the tail, and throughput.
 func detail(w io.Writer, res []Result) error {
 	t := results.NewTable("workload", "size", "method", "threads", "mean write", "mean sync", "mean write+sync", "p99.9", "max", "ops/s", "MiB/s", "verified")

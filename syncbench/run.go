@@ -9,6 +9,7 @@ import (
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/measure"
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscalls"
 )
 
@@ -56,17 +57,10 @@ type Result struct {
 }
 
 // OpsPerSec is samples per second of wall time, over all threads.
-func (r Result) OpsPerSec() float64 { return perSec(float64(r.Total.N), r.Wall) }
+func (r Result) OpsPerSec() float64 { return measure.PerSec(float64(r.Total.N), r.Wall) }
 
 // MiBPerSec is payload bytes per second of wall time.
-func (r Result) MiBPerSec() float64 { return perSec(float64(r.Bytes)/(1<<20), r.Wall) }
-
-func perSec(x float64, ns int64) float64 {
-	if ns <= 0 {
-		return 0
-	}
-	return x / (float64(ns) / 1e9)
-}
+func (r Result) MiBPerSec() float64 { return measure.PerSec(float64(r.Bytes)/(1<<20), r.Wall) }
 
 // Progress receives a line before each case of each round.
 type Progress func(line string)
@@ -152,25 +146,20 @@ func newAccumulator(c Case, cfg Config) *accumulator {
 // addRound records the samples added since mark (one length per thread);
 // wall is the time they took together.
 func (a *accumulator) addRound(mark []int, wall int64, cfg Config) {
-	total, write, sync := a.samples.Since(mark)
-	a.rounds = append(a.rounds, Round{
-		Samples: len(total),
-		Bytes:   int64(len(total)) * int64(cfg.SyncEvery) * a.c.BlockSize,
-		Wall:    wall,
-		Total:   measure.Summarize(total),
-		Write:   measure.Summarize(write),
-		Sync:    measure.Summarize(sync),
-	})
+	sum := a.samples.SummarizeSince(mark)
+	a.rounds = append(a.rounds, Round{Samples: sum.N, Bytes: int64(sum.N) * int64(cfg.SyncEvery) * a.c.BlockSize,
+		Wall: wall, Total: sum.Total, Write: sum.Write, Sync: sum.Sync})
 }
 
 func (a *accumulator) result(cfg Config) Result {
-	all, write, sync := a.samples.All()
+	all, _, _ := a.samples.All()
+	sum := a.samples.SummarizeSince(nil)
 	r := Result{
 		Case:      a.c,
 		Rounds:    a.rounds,
-		Total:     measure.Summarize(all),
-		Write:     measure.Summarize(write),
-		Sync:      measure.Summarize(sync),
+		Total:     sum.Total,
+		Write:     sum.Write,
+		Sync:      sum.Sync,
 		Verified:  a.verified,
 		FileSize:  a.size,
 		Histogram: measure.NewHistogram(all),
@@ -223,15 +212,8 @@ func openTarget(spec fileSpec, m syscalls.Method, c Case, cur *cursor) (*target,
 		return nil, fmt.Errorf("syncbench: open %s for %s: %w", spec.path, m, err)
 	}
 	buf := syscalls.AlignedBuffer(int(c.BlockSize), 4096)
-	fillPattern(buf)
+	runner.Fill(buf)
 	return &target{f: f, method: m, syncs: m.SyncsExplicitly(), buf: buf, cur: cur}, nil
-}
-
-// fillPattern fills a write buffer with a recognisable, non-zero pattern.
-func fillPattern(buf []byte) {
-	for i := range buf {
-		buf[i] = byte('a' + i%26)
-	}
 }
 
 func runThreadedRound(run *fixtures.Run, cfg Config, round int, a *accumulator) error {
@@ -261,7 +243,7 @@ func runThreadedRound(run *fixtures.Run, cfg Config, round int, a *accumulator) 
 	mark := a.samples.Marks()
 	every, warm, meas := cfg.SyncEvery, cfg.Warmup/cfg.SyncEvery, cfg.IterationsFor(c.BlockSize)/cfg.SyncEvery
 
-	var sp span
+	var sp measure.Span
 	if c.Threads == 1 {
 		release := measure.Hold()
 		s, err := runSequential(targets[0], every, warm, meas, a.samples[0], cfg.Marks)
@@ -272,7 +254,7 @@ func runThreadedRound(run *fixtures.Run, cfg Config, round int, a *accumulator) 
 		sp = s
 	} else {
 		release := measure.Hold()
-		spans := make([]span, c.Threads)
+		spans := make([]measure.Span, c.Threads)
 		errs := make([]error, c.Threads)
 		var wg sync.WaitGroup
 		gate := make(chan struct{})
@@ -294,10 +276,10 @@ func runThreadedRound(run *fixtures.Run, cfg Config, round int, a *accumulator) 
 		}
 		sp = spans[0]
 		for _, s := range spans[1:] {
-			sp.start, sp.end = min(sp.start, s.start), max(sp.end, s.end)
+			sp = sp.Union(s)
 		}
 	}
-	a.addRound(mark, sp.end-sp.start, cfg)
+	a.addRound(mark, sp.Wall(), cfg)
 	for i, t := range targets {
 		n, size, err := verify(t.f.Name(), t.cur, specs[i])
 		if err != nil {

@@ -30,6 +30,11 @@ import (
 //     gets the error, because after a failed fsync the kernel may have
 //     dropped the very pages it failed to write, and a retry could report
 //     success for lost data.
+//   - Close covers every record framed before it: once closed is set no
+//     record is framed, and Close's round targets the last one framed. A
+//     waiter therefore returns ErrClosed only when no round is in flight
+//     and its record is still not written or durable, which after a
+//     successful Close cannot happen.
 //   - A segment is synced before the next one is created, so every record
 //     of a segment is durable before any record of a later one is
 //     acknowledged (Replay's rule relies on it).
@@ -227,16 +232,18 @@ func (w *Writer) frame(payload []byte) (uint64, error) {
 }
 
 // await returns once *mark (w.written or w.durable) reaches seq, leading a
-// round whenever none is in flight.
+// round whenever none is in flight. A round in flight is waited for even
+// after Close began: it may be Close's own, which makes seq durable, and a
+// caller told ErrClosed for a durable record would write it again.
 func (w *Writer) await(mark *uint64, seq uint64, sync bool) error {
 	for *mark < seq {
 		switch {
 		case w.err != nil:
 			return w.err
-		case w.closed:
-			return ErrClosed
 		case w.busy:
 			w.cond.Wait()
+		case w.closed:
+			return ErrClosed
 		default:
 			w.round(sync)
 		}

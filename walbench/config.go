@@ -21,7 +21,7 @@ type Config struct {
 	Layouts []fixtures.State
 	// BlockSizes are record sizes on disk: each record is one block, a
 	// 24-byte header and the rest payload, so that a 16K record is a 16 KiB
-	// write, as in the reference. Multiples of 8, at least 40 bytes.
+	// write, as in the Linux Rust WAL benchmark. Multiples of 8, at least 40 bytes.
 	BlockSizes []int64
 	IOModes    []wal.IOMode
 	Methods    []syscalls.Method
@@ -30,8 +30,8 @@ type Config struct {
 	Rounds     int
 	// FileSize is the segment size. 0 sizes the segment per block size to
 	// hold the warm-up and measured records exactly, rounded up to the
-	// alignment (the size sweep): the reference's (iterations + warmup) ×
-	// size, identical across methods and I/O modes.
+	// alignment (the size sweep): the Linux Rust WAL benchmark's
+	// (iterations + warmup) × size, identical across methods and I/O modes.
 	FileSize int64
 	// SyncEvery is the records one writer writes per sync; the batch is one
 	// sample. Only with a single writer.

@@ -19,32 +19,29 @@ import (
 //     into its payload is inside the timed write.
 //   - Warm-up runs the same code without recording (nil samples).
 
-// span is the monotonic start and end of a measured stretch, in ns.
-type span struct{ start, end int64 }
-
 // writeBatches has one writer write n batches of every records, each
 // followed by a Sync, recording a sample per batch into s (nil: not
 // recorded). Records are numbered from first.
-func writeBatches(w *wal.Writer, p []byte, first, n, every int, s *measure.Samples) (span, error) {
+func writeBatches(w *wal.Writer, p []byte, first, n, every int, s *measure.Samples) (measure.Span, error) {
 	start := measure.Now()
 	for b := range n {
 		t0 := measure.Now()
 		for k := range every {
 			stamp(p, 0, first+b*every+k)
 			if _, err := w.Write(p); err != nil {
-				return span{}, err
+				return measure.Span{}, err
 			}
 		}
 		t1 := measure.Now()
 		if err := w.Sync(); err != nil {
-			return span{}, err
+			return measure.Span{}, err
 		}
 		t2 := measure.Now()
 		if s != nil {
 			s.Add(t2-t0, t1-t0, t2-t1)
 		}
 	}
-	return span{start, measure.Now()}, nil
+	return measure.Span{Start: start, End: measure.Now()}, nil
 }
 
 // appendShare has writer id append records first..first+n-1 of its own
@@ -68,7 +65,7 @@ func appendShare(w *wal.Writer, p []byte, id, first, n int, s *measure.Samples) 
 // shares[i] records numbered from firsts[i] into samples[i] (nil: not
 // recorded), all released together. It returns the span from the release
 // to the last return.
-func appendConcurrently(w *wal.Writer, payloads [][]byte, firsts, shares []int, samples []*measure.Samples) (span, error) {
+func appendConcurrently(w *wal.Writer, payloads [][]byte, firsts, shares []int, samples []*measure.Samples) (measure.Span, error) {
 	var wg sync.WaitGroup
 	errs := make([]error, len(payloads))
 	gate := make(chan struct{})
@@ -88,8 +85,8 @@ func appendConcurrently(w *wal.Writer, payloads [][]byte, firsts, shares []int, 
 	end := measure.Now()
 	for _, err := range errs {
 		if err != nil {
-			return span{}, err
+			return measure.Span{}, err
 		}
 	}
-	return span{start, end}, nil
+	return measure.Span{Start: start, End: end}, nil
 }

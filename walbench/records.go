@@ -4,6 +4,7 @@ import (
 	"maps"
 	"strconv"
 
+	"github.com/durabench/durabench/measure"
 	"github.com/durabench/durabench/wal"
 
 	"github.com/durabench/durabench/internal/units"
@@ -38,8 +39,8 @@ func Records(res []Result, counts []Count, envID string) []results.Record {
 				Round:      results.Round(i + 1),
 				N:          rd.Samples,
 				Stats:      results.Stats{Total: rd.Total, Write: rd.Write, Sync: rd.Sync, HasSplit: r.Split()},
-				OpsPerSec:  perSec(float64(rd.Samples), rd.Wall),
-				MiBPerSec:  perSec(float64(int64(rd.Records)*r.BlockSize)/(1<<20), rd.Wall),
+				OpsPerSec:  measure.PerSec(float64(rd.Samples), rd.Wall),
+				MiBPerSec:  measure.PerSec(float64(int64(rd.Records)*r.BlockSize)/(1<<20), rd.Wall),
 				Metrics:    groupMetrics(rd.Metrics, rd.Wall),
 				Env:        envID,
 			})
@@ -74,7 +75,7 @@ func groupMetrics(m wal.Metrics, wall int64) map[string]float64 {
 	return map[string]float64{
 		"records_per_sync":    m.RecordsPerSync(),
 		"bytes_per_sync":      m.BytesPerSync(),
-		"syncs_per_sec":       perSec(float64(m.Syncs), wall),
+		"syncs_per_sec":       measure.PerSec(float64(m.Syncs), wall),
 		"write_amplification": m.WriteAmplification(),
 		"rotations":           float64(m.Rotations),
 	}

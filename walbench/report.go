@@ -15,8 +15,8 @@ import (
 // the group-commit curve.
 const kneeShare = 0.9
 
-// Report writes the human report of a run: per case the reference's
-// figures (mean write, mean sync, mean commit, pooled percentiles), then
+// Report writes the human report of a run: per case the figures of the
+// Linux Rust fsync/WAL micro-benchmark (mean write, mean sync, mean commit, pooled percentiles), then
 // throughput, group size and read-back, then for several writer counts the
 // group-commit curve and its knee, the counting passes if any, and what
 // each method promises.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/wal"
 
 	"github.com/durabench/durabench/fixtures"
@@ -57,22 +58,15 @@ type Result struct {
 func (c Case) Split() bool { return c.Writers == 1 }
 
 // CommitsPerSec is commits per second of wall time, all writers together.
-func (r Result) CommitsPerSec() float64 { return perSec(float64(r.Total.N), r.Wall) }
+func (r Result) CommitsPerSec() float64 { return measure.PerSec(float64(r.Total.N), r.Wall) }
 
 // MiBPerSec is the records' bytes on disk per second of wall time.
 func (r Result) MiBPerSec() float64 {
-	return perSec(float64(int64(r.Records)*r.BlockSize)/(1<<20), r.Wall)
+	return measure.PerSec(float64(int64(r.Records)*r.BlockSize)/(1<<20), r.Wall)
 }
 
 // SyncsPerSec is sync calls per second of wall time.
-func (r Result) SyncsPerSec() float64 { return perSec(float64(r.Metrics.Syncs), r.Wall) }
-
-func perSec(x float64, ns int64) float64 {
-	if ns <= 0 {
-		return 0
-	}
-	return x / (float64(ns) / 1e9)
-}
+func (r Result) SyncsPerSec() float64 { return measure.PerSec(float64(r.Metrics.Syncs), r.Wall) }
 
 // Run runs every case of cfg in run's directory, round after round (each
 // round runs every case once, so slow drift of the disk spreads over all
@@ -223,15 +217,15 @@ func runRound(run *fixtures.Run, cfg Config, round int, a *accumulator) (string,
 // timeRound runs the warm-up and the timed records of one round, with the
 // garbage collector held off, and returns the measured span, the writer's
 // counts over it, and how many records each writer wrote in all.
-func timeRound(w *wal.Writer, cfg Config, c Case, samples []*measure.Samples) (span, wal.Metrics, []int, error) {
+func timeRound(w *wal.Writer, cfg Config, c Case, samples []*measure.Samples) (measure.Span, wal.Metrics, []int, error) {
 	payload := int(c.BlockSize) - wal.HeaderSize
 	release := measure.Hold()
 	defer release()
 	if c.Writers == 1 {
-		p := newPayload(payload)
+		p := runner.Payload(payload)
 		every := c.SyncEvery
 		if _, err := writeBatches(w, p, 0, cfg.Warmup/every, every, nil); err != nil {
-			return span{}, wal.Metrics{}, nil, err
+			return measure.Span{}, wal.Metrics{}, nil, err
 		}
 		m0 := w.Metrics()
 		markStart(cfg.Marks)
@@ -246,11 +240,11 @@ func timeRound(w *wal.Writer, cfg Config, c Case, samples []*measure.Samples) (s
 	payloads := make([][]byte, c.Writers)
 	counts := make([]int, c.Writers)
 	for i := range payloads {
-		payloads[i] = newPayload(payload)
+		payloads[i] = runner.Payload(payload)
 		counts[i] = warm[i] + meas[i]
 	}
 	if _, err := appendConcurrently(w, payloads, make([]int, c.Writers), warm, nil); err != nil {
-		return span{}, wal.Metrics{}, nil, err
+		return measure.Span{}, wal.Metrics{}, nil, err
 	}
 	m0 := w.Metrics()
 	markStart(cfg.Marks)
@@ -275,32 +269,17 @@ func markStop(marks syscount.Marker, commits int) {
 }
 
 // addRound records the samples added since mark as one round.
-func (a *accumulator) addRound(mark []int, sp span, m wal.Metrics) {
-	total, write, sync := a.samples.Since(mark)
-	a.rounds = append(a.rounds, Round{
-		Samples: len(total),
-		Records: len(total) * a.c.SyncEvery,
-		Wall:    sp.end - sp.start,
-		Total:   measure.Summarize(total),
-		Write:   measure.Summarize(write),
-		Sync:    measure.Summarize(sync),
-		Metrics: m,
-	})
+func (a *accumulator) addRound(mark []int, sp measure.Span, m wal.Metrics) {
+	sum := a.samples.SummarizeSince(mark)
+	a.rounds = append(a.rounds, Round{Samples: sum.N, Records: sum.N * a.c.SyncEvery, Wall: sp.Wall(),
+		Total: sum.Total, Write: sum.Write, Sync: sum.Sync, Metrics: m})
 }
 
 func (a *accumulator) result() Result {
-	total, write, sync := a.samples.All()
-	r := Result{
-		Case:      a.c,
-		Rounds:    a.rounds,
-		Total:     measure.Summarize(total),
-		Verified:  a.verified,
-		EOFBefore: a.before,
-		EOFAfter:  a.after,
-	}
+	sum := a.samples.SummarizeSince(nil)
+	r := Result{Case: a.c, Rounds: a.rounds, Total: sum.Total, Verified: a.verified, EOFBefore: a.before, EOFAfter: a.after}
 	if a.c.Split() {
-		r.Write = measure.Summarize(write)
-		r.Sync = measure.Summarize(sync)
+		r.Write, r.Sync = sum.Write, sum.Sync
 	}
 	for _, rd := range a.rounds {
 		r.Wall += rd.Wall

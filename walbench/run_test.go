@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/wal"
 
 	"github.com/durabench/durabench/fixtures"
@@ -162,7 +163,7 @@ func TestCapacityRefusal(t *testing.T) {
 func TestLoopsAllocateNothing(t *testing.T) {
 	w := openTestWriter(t, 64<<20, fixtures.Initialized, wal.Buffered)
 	defer w.Close()
-	p := newPayload(4096 - wal.HeaderSize)
+	p := runner.Payload(4096 - wal.HeaderSize)
 	s := measure.NewSamples(1000)
 	if _, err := writeBatches(w, p, 0, 1, 1, s); err != nil {
 		t.Fatal(err)

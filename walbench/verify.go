@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/wal"
 )
 
@@ -16,15 +17,6 @@ import (
 
 // stampSize is the bytes of identity at the start of each payload.
 const stampSize = 16
-
-// newPayload returns a payload of n bytes of the pattern, never all zeros.
-func newPayload(n int) []byte {
-	p := make([]byte, n)
-	for j := range p {
-		p[j] = byte('a' + j%26)
-	}
-	return p
-}
 
 // stamp writes writer id and its record number i into p.
 func stamp(p []byte, id, i int) {
@@ -42,7 +34,7 @@ type verifier struct {
 // newVerifier expects records of payload bytes, counts[i] of them from
 // writer i.
 func newVerifier(payload int, counts []int) *verifier {
-	v := &verifier{pattern: newPayload(payload)}
+	v := &verifier{pattern: runner.Payload(payload)}
 	for _, n := range counts {
 		v.seen = append(v.seen, make([]bool, n))
 	}

@@ -46,7 +46,10 @@ func newFlags(name, synopsis, examples string) *pflag.FlagSet {
 		// The synopsis opens with the command line, then a blank line and
 		// what the command does.
 		usage, about, _ := strings.Cut(strings.TrimSpace(synopsis), "\n\n")
-		fmt.Fprintf(w, "Usage: durabench %s\n\n%s\n\nFlags:\n%s", usage, about, fs.FlagUsages())
+		fmt.Fprintf(w, "Usage: durabench %s\n\n%s\n", usage, about)
+		if fs.HasFlags() {
+			fmt.Fprintf(w, "\nFlags:\n%s", fs.FlagUsages())
+		}
 		if examples != "" {
 			fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(examples, "\n"))
 		}

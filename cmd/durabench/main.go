@@ -31,6 +31,7 @@ var commands = []command{
 	{"env", "print the environment a run records: OS, file system, device, cache, VM", runEnv},
 	{"neighbor", "time a small sync while another process has unsynced data of its own", runNeighbor},
 	{"trace", "run a command and count its sync, fcntl and write calls, by file", runTrace},
+	{"version", "print the build: version, git revision, Go, cgo, SQLite engines", runVersion},
 
 	// Internal roles (no summary: not listed, not for users).
 	{"__count-sync", "", runCountSync},
@@ -57,6 +58,9 @@ func dispatch(args []string) int {
 			return exitUsage
 		}
 		return exitOK
+	}
+	if args[0] == "--version" {
+		args = []string{"version"}
 	}
 	for _, c := range commands {
 		if c.name != args[0] {
@@ -104,6 +108,6 @@ func printOverview(w *os.File) {
 		}
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'durabench COMMAND --help' for a command's flags and examples.")
+	fmt.Fprintln(w, "Run 'durabench COMMAND --help' for a command's flags and examples, 'durabench --version' for the build.")
 	fmt.Fprintln(w, "Every measuring command works only inside a new child directory of --dir and removes it at the end.")
 }

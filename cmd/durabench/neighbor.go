@@ -18,28 +18,29 @@ import (
 const neighborSynopsis = `neighbor --dir DIR [flags]
 
 Times a small sync of this process's own file while another process (a
-neighbour: durabench itself in a hidden role) has unsynced data of its own in
+neighbor: durabench itself in a hidden role) has unsynced data of its own in
 another directory of the same file system. Does your 4 KiB fsync wait for
 someone else's gigabyte?
 
-backlog mode: the neighbour writes --backlogs bytes without syncing and keeps
+backlog mode: the neighbor writes --backlogs bytes without syncing and keeps
   the file open; the probe times one 4 KiB write + sync per method; then the
-  neighbour times a full sync of its own file (fsync on Linux, F_FULLFSYNC on
+  neighbor times a full sync of its own file (fsync on Linux, F_FULLFSYNC on
   macOS), which shows how much of its data the probe's sync left unwritten.
-  Every cell gets a fresh neighbour; method order alternates between trials.
-stream mode: the neighbour writes 1 MiB blocks at each of --rates while the
+  Every cell gets a fresh neighbor; method order alternates between trials.
+stream mode: the neighbor writes 1 MiB blocks at each of --rates while the
   probe loops write + sync for --duration; two passes, rates reversed.
 
-The probe's file is created and synced before the neighbour starts, and
+The probe's file is created and synced before the neighbor starts, and
 nothing syncs untimed after that. --pre-sync runs the flawed variant on
 purpose: one untimed sync right before the clock, which absorbs the cost the
 run is meant to measure.
 
-The neighbour is bounded by size, by free space less a margin (checked before
+The neighbor is bounded by size, by free space less a margin (checked before
 anything is written), and by --neighbor-timeout; it dies with this process
 and removes its files on every exit path.`
 
-const neighborExamples = `  # The reference's backlog table: fsync and fdatasync behind 0, 256 MiB and 1 GiB
+const neighborExamples = `  # The backlog table of the macOS article "a full fsync of 4 KB waits for everyone else's writes"
+  # (there: 0, 256 MiB and 1 GiB): fsync and fdatasync behind each
   durabench neighbor --dir /data --mode backlog --backlogs 0,256M,1G --trials 9
 
   # The stream table: 5 s of syncs next to a writer at 0, 100 MiB/s, 500 MiB/s and flat out
@@ -69,15 +70,15 @@ func runNeighbor(args []string) error {
 	addOutputFlags(fs, &o)
 	fs.StringVar(&f.mode, "mode", "backlog,stream", "backlog, stream, or both")
 	fs.StringVar(&f.methods, "methods", methodList(neighbor.DefaultMethods()), "the probe's sync methods")
-	fs.StringVar(&f.backlogs, "backlogs", "0,256M,1G", "backlog mode: the neighbour's unsynced bytes per cell (0 for none)")
+	fs.StringVar(&f.backlogs, "backlogs", "0,256M,1G", "backlog mode: the neighbor's unsynced bytes per cell (0 for none)")
 	fs.IntVar(&f.trials, "trials", 9, "backlog mode: trials per (backlog, method); medians are over them")
-	fs.StringVar(&f.rates, "rates", "0,100M,500M,max", "stream mode: the neighbour's target rates in bytes per second (0 for idle, max for flat out)")
+	fs.StringVar(&f.rates, "rates", "0,100M,500M,max", "stream mode: the neighbor's target rates in bytes per second (0 for idle, max for flat out)")
 	fs.DurationVar(&f.duration, "duration", 5*time.Second, "stream mode: how long the probe loops write + sync per cell")
 	fs.IntVar(&f.passes, "passes", 2, "stream mode: passes over the rates; odd passes reverse the order")
-	fs.StringVar(&f.streamSize, "stream-size", "1G", "stream mode: the neighbour's file size; it rewrites from the start past it")
+	fs.StringVar(&f.streamSize, "stream-size", "1G", "stream mode: the neighbor's file size; it rewrites from the start past it")
 	fs.IntVar(&f.maxSamples, "max-samples", 500_000, "stream mode: cap on the probe's samples per cell (its buffer is allocated before the clock)")
 	fs.BoolVar(&f.preSync, "pre-sync", false, "run the flawed variant: one untimed sync of the probe's file before the clock")
-	fs.DurationVar(&f.timeout, "neighbor-timeout", neighbor.DefaultTimeout, "the most a neighbour lives; it removes its files and exits after it")
+	fs.DurationVar(&f.timeout, "neighbor-timeout", neighbor.DefaultTimeout, "the most a neighbor lives; it removes its files and exits after it")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -86,7 +87,7 @@ func runNeighbor(args []string) error {
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return fmt.Errorf("finding this program to start the neighbour with: %w", err)
+		return fmt.Errorf("finding this program to start the neighbor with: %w", err)
 	}
 	launch := neighbor.Launch{Path: exe, Args: []string{"neighbor", neighbor.ChildRole}}
 	backlog, stream, err := f.configs(launch)

@@ -41,7 +41,7 @@ func TestNeighborRunsBothModes(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"Environment", "Variant: clean", "then nbr fsync", "fdatasync (fdatasync(2)) next to a writing neighbour", "max "} {
+	for _, want := range []string{"Environment", "Variant: clean", "then nbr fsync", "fdatasync (fdatasync(2)) next to a writing neighbor", "max "} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("report lacks %q:\n%s", want, stdout)
 		}
@@ -62,7 +62,7 @@ func TestNeighborRunsBothModes(t *testing.T) {
 	}
 }
 
-// TestNeighborRoleIsHidden: the neighbour role is reachable only as the
+// TestNeighborRoleIsHidden: the neighbor role is reachable only as the
 // first argument of neighbor, and appears in no help.
 func TestNeighborRoleIsHidden(t *testing.T) {
 	for _, args := range [][]string{{"--help"}, {"neighbor", "--help"}} {
@@ -72,7 +72,7 @@ func TestNeighborRoleIsHidden(t *testing.T) {
 		}
 	}
 	_, stderr, code := durabench(t, "neighbor", neighbor.ChildRole, "--mode", "copy")
-	if code != 1 || !strings.Contains(stderr, `neighbour arguments: --mode "copy"`) {
+	if code != 1 || !strings.Contains(stderr, `neighbor arguments: --mode "copy"`) {
 		t.Errorf("the role with bad arguments: exit %d, %q", code, stderr)
 	}
 }

@@ -95,6 +95,10 @@ func (s *sink) emit(recs []results.Record, report func(io.Writer) error) error {
 	case "csv":
 		return results.WriteCSV(w, recs)
 	case "jsonl":
+		// The environment line first: the stream stands alone.
+		if err := results.WriteJSONLEnv(w, s.env); err != nil {
+			return err
+		}
 		return results.WriteJSONL(w, recs)
 	case "bench":
 		return results.WriteBench(w, s.env.BenchConfig(), recs)

@@ -25,14 +25,14 @@ back; the figures stand under the values SQLite reports, and a case that did
 not run as asked is marked. After each case the rows are counted.
 
 The report starts with what each engine gives a user who sets nothing (they
-differ: mattn's driver sets synchronous=NORMAL), then per engine the
-reference's table: rows journal × synchronous, columns fullfsync, commits/s
-with p99, and what each row risks if the app, the OS or the power fails.`
+differ: mattn's driver sets synchronous=NORMAL), then per engine a table:
+rows journal × synchronous, columns fullfsync, commits/s with p99, and what
+each row risks if the app, the OS or the power fails.`
 
 const sqliteExamples = `  # Every engine, journal mode, synchronous level and fullfsync (about 10 minutes)
   durabench sqlite --dir /data
 
-  # The macOS reference's rows, 2,000 commits each, as it ran them
+  # The rows of the macOS article "a real fsync takes a whole number of ms", 2,000 commits each
   durabench sqlite --dir /data --journal-modes wal,delete --synchronous normal,full \
       --commits 2000 --warmup 100
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -35,7 +36,8 @@ func TestSQLiteRefusesBadInput(t *testing.T) {
 		{"bad checkpoint_fullfsync", []string{"--checkpoint-fullfsync", "apple"}, `--checkpoint-fullfsync "apple": use one or more of default, 0, 1`},
 		{"value twice", []string{"--journal-modes", "wal,WAL"}, "--journal-modes: wal given twice"},
 		{"missing --sqlite-lib", []string{"--sqlite-lib", missingLib}, "--sqlite-lib " + missingLib + ": no such file"},
-		{"--sqlite-lib not a library", []string{"--engines", "system", "--sqlite-lib", notLib}, "cannot load " + notLib},
+		{"--sqlite-lib not a library", []string{"--engines", "system", "--sqlite-lib", notLib}, notLib + " is not a" + map[bool]string{true: " Mach-O library", false: "n ELF shared library"}[runtime.GOOS == "darwin"]},
+		{"--sqlite-lib a directory", []string{"--engines", "system", "--sqlite-lib", base}, base + " is a directory, not a shared library file"},
 		{"--sqlite-lib without system", []string{"--engines", "modernc", "--sqlite-lib", notLib}, "--sqlite-lib " + notLib + " is only for the system engine"},
 		{"no commits", []string{"--commits", "0"}, "--commits 0: need at least one measured commit"},
 		{"no rows", []string{"--rows-per-commit", "0"}, "--rows-per-commit 0: need at least one row per commit"},

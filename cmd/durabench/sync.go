@@ -22,14 +22,14 @@ write and sync are also timed apart to explain it. Files are prepared before
 the clock starts and read back after it stops; the run works in a new child
 directory of --dir and removes it at the end.
 
-The default output has the reference layout: rows workload × size, columns
-methods, medians; then p99, per-case means and throughput, and what each
-method calls and promises on this OS.`
+The default output is a table with rows workload × size, columns methods,
+medians; then p99, per-case means and throughput, and what each method calls
+and promises on this OS.`
 
-const syncExamples = `  # The reference table: every method, overwrite and append, 4K to 1M
+const syncExamples = `  # The sync-method table of the macOS article: every method, overwrite and append, 4K to 1M
   durabench sync --dir /data --workloads overwrite,append --block-sizes 4K,64K,1M
 
-  # The Linux reference: file states, fsync vs fdatasync, 16K
+  # As the Linux Rust fsync benchmark runs it: file states, fsync vs fdatasync, 16K
   durabench sync --dir /data --workloads append,fallocate,overwrite --block-sizes 16K \
       --methods fsync,fdatasync --file-size 64M
 

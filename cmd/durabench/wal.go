@@ -33,7 +33,7 @@ configuration that would outgrow them is refused before anything is
 written. With several writer counts the report adds the group-commit curve
 and its knee: the fewest writers reaching 90 % of the best commits/s.`
 
-const walExamples = `  # The Linux reference: three layouts, buffered vs direct, fsync vs fdatasync, 16K
+const walExamples = `  # As the Linux Rust WAL benchmark runs it: three layouts, buffered vs direct, fsync vs fdatasync, 16K
   durabench wal --dir /data --layouts append,fallocate,initialized --block-sizes 16K \
       --io-modes buffered,direct --methods fsync,fdatasync --iterations 2000 --warmup 100 \
       --rounds 8 --file-size 64M

@@ -20,6 +20,8 @@ import (
 	"runtime"
 	"slices"
 	"time"
+
+	"github.com/durabench/durabench/internal/buildinfo"
 )
 
 // ErrNotSupported is wrapped by the errors of functions that have no
@@ -79,6 +81,9 @@ type Env struct {
 	Container      string `json:"container,omitempty"` // e.g. "docker", "podman"
 
 	CommandLine []string `json:"command_line"` // os.Args
+	// Durabench is the build of durabench that ran: version, VCS revision,
+	// Go version, cgo, engines compiled in.
+	Durabench buildinfo.Info `json:"durabench"`
 	// Notes lists facts that could not be collected, and why.
 	Notes []string `json:"notes,omitempty"`
 	// Warnings says, in plain words, why figures measured here may not mean
@@ -113,6 +118,7 @@ func Collect(dir string) (Env, error) {
 		GoVersion:   runtime.Version(),
 		Dir:         real,
 		CommandLine: slices.Clone(os.Args),
+		Durabench:   buildinfo.Read(),
 	}
 	if e.Hostname, err = os.Hostname(); err != nil {
 		e.note("hostname unknown: %v", err)
@@ -154,7 +160,8 @@ func (e Env) contentID() string {
 
 // BenchConfig returns the record's configuration lines for Go benchmark
 // format ("key: value" before the results), so that benchstat shows and
-// compares them. Unknown values are "unknown".
+// compares them: the build of durabench (durabench-version,
+// durabench-revision), then the machine. Unknown values are "unknown".
 func (e Env) BenchConfig() [][2]string {
 	virt := "none"
 	switch {
@@ -166,6 +173,8 @@ func (e Env) BenchConfig() [][2]string {
 		virt = "container"
 	}
 	return [][2]string{
+		{"durabench-version", e.Durabench.ShortVersion()},
+		{"durabench-revision", e.Durabench.RevisionWord()},
 		{"goos", orUnknown(e.OS)},
 		{"goarch", orUnknown(e.Arch)},
 		{"cpu", orUnknown(e.CPU)},

@@ -37,6 +37,7 @@ func (e Env) Render(w io.Writer) {
 	}
 	line("Virtualisation", "%s", orUnknown(e.Virtualization))
 	line("Command", "%s", shellQuote(e.CommandLine))
+	line("durabench", "%s", e.build())
 	for _, n := range e.Notes {
 		fmt.Fprintf(w, "Note: %s\n", n)
 	}
@@ -132,4 +133,17 @@ func shellQuote(args []string) string {
 		}
 	}
 	return strings.Join(quoted, " ")
+}
+
+// build describes the build of durabench in one line: "v0.0.0-…+dirty
+// (revision 183fe529ee3c…+dirty, go1.26.8, cgo on, engines modernc, mattn,
+// system)".
+func (e Env) build() string {
+	b := e.Durabench
+	cgo := "off"
+	if b.CGO {
+		cgo = "on"
+	}
+	return fmt.Sprintf("%s (revision %s, %s, cgo %s, engines %s)",
+		b.ShortVersion(), b.RevisionWord(), orUnknown(b.GoVersion), cgo, strings.Join(b.Engines, ", "))
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/durabench/durabench/internal/buildinfo"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
@@ -43,6 +45,11 @@ func fixedEnv() Env {
 		CommandLine:    []string{"durabench", "env", "--dir", "/work/run 1"},
 		Notes:          []string{"sysfs lacks for vda: queue/fua"},
 		Warnings:       []string{vmWarning},
+		Durabench: buildinfo.Info{
+			Module: "github.com/durabench/durabench", Version: "v0.0.0-20261130194512-183fe529ee3c+dirty",
+			Revision: "183fe529ee3c008e6647eb5540a44b498aef084a", Modified: true, Time: "2026-11-30T19:45:12Z",
+			GoVersion: "go1.26.8", CGO: true, Engines: []string{"modernc", "mattn", "system"},
+		},
 	}
 	e.ID = e.contentID()
 	return e
@@ -119,7 +126,7 @@ func TestJSONKeys(t *testing.T) {
 		"id", "time", "os", "arch", "kernel", "cpu", "cpu_count", "go_version", "hostname", "dir", "fs_type",
 		"mount_point", "mount_options", "super_options", "mount_source", "device", "device_stack", "device_model",
 		"logical_block_size", "physical_block_size", "rotational", "write_cache", "fua", "virtualization", "vm",
-		"command_line", "notes", "warnings",
+		"command_line", "notes", "warnings", "durabench",
 	} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("JSON lacks key %q", k)
@@ -139,6 +146,8 @@ func TestJSONKeys(t *testing.T) {
 
 func TestBenchConfig(t *testing.T) {
 	want := [][2]string{
+		{"durabench-version", "v0.0.0-20261130194512-183fe529ee3c+dirty"},
+		{"durabench-revision", "183fe529ee3c008e6647eb5540a44b498aef084a+dirty"},
 		{"goos", "linux"}, {"goarch", "amd64"}, {"cpu", "AMD EPYC"}, {"kernel", "6.18.44-fc-v595"},
 		{"fs", "ext4"}, {"device", "vda"}, {"write-cache", "write back"}, {"virt", "vm"},
 	}
@@ -147,7 +156,8 @@ func TestBenchConfig(t *testing.T) {
 	}
 	e := Env{OS: "darwin", Arch: "arm64", Container: "docker"}
 	got := e.BenchConfig()
-	if got[2] != [2]string{"cpu", "unknown"} || got[6] != [2]string{"write-cache", "unknown"} || got[7] != [2]string{"virt", "container"} {
+	if got[0] != [2]string{"durabench-version", "devel"} || got[1] != [2]string{"durabench-revision", "unknown"} ||
+		got[4] != [2]string{"cpu", "unknown"} || got[8] != [2]string{"write-cache", "unknown"} || got[9] != [2]string{"virt", "container"} {
 		t.Errorf("BenchConfig of a sparse record = %q", got)
 	}
 }
