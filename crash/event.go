@@ -16,6 +16,11 @@ package crash
 //     the same on every machine.
 //   - A Write's Data is the exact bytes the call wrote (its return value's
 //     worth), and Off the file offset they went to.
+//   - The root directory and every file and directory present at the start
+//     have inode numbers too, given in Log.Inodes by path (the root is ".").
+//   - On events that name an inode without changing a name (Write,
+//     Truncate, Fallocate, Sync), Path is the inode's last known name, for
+//     printing only: the inode, not the path, says what changed.
 
 // Op is what an event did.
 type Op uint8
@@ -88,6 +93,7 @@ type Event struct {
 	Size     int64    `json:"size,omitempty"`    // OpTruncate, OpFallocate
 	Data     []byte   `json:"data,omitempty"`    // OpWrite
 	Durable  bool     `json:"durable,omitempty"` // OpWrite through O_DSYNC or O_SYNC
+	Direct   bool     `json:"direct,omitempty"`  // OpWrite through O_DIRECT: past the page cache, still not durable without a sync
 	KeepSize bool     `json:"keep_size,omitempty"`
 	Sync     SyncKind `json:"sync,omitempty"`
 	Ack      uint64   `json:"ack,omitempty"` // OpAck
@@ -99,4 +105,12 @@ type Event struct {
 type Log struct {
 	Events  []Event           `json:"events"`
 	Initial map[string][]byte `json:"initial,omitempty"` // path → contents of each regular file present at the start
+	// Inodes numbers the root (".") and every file and directory present
+	// at the start, by path; a path in Inodes but not in Initial is a
+	// directory.
+	Inodes map[string]uint64 `json:"inodes,omitempty"`
+	// Notes say what the recorder saw but could not put in events (a
+	// file mapped shared and writable, whose stores make no system call; a
+	// call it does not model), once each.
+	Notes []string `json:"notes,omitempty"`
 }

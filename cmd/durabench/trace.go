@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"time"
 
 	"github.com/durabench/durabench/syscalls/interpose"
 	"github.com/durabench/durabench/syscalls/trace"
@@ -31,7 +32,9 @@ Methods:
 
 A traced run is slow (the program stops at every call): it gives counts,
 never timings. The counts are printed after CMD ends, however it ends (a
-crash, a kill, Ctrl-C); CMD's own exit status is part of the report. With --json, CMD's standard output
+crash, a kill, Ctrl-C); CMD's own exit status is part of the report. After
+a Ctrl-C, whatever CMD left running (a daemon in its own session) is killed
+2 s later, or at a second Ctrl-C. With --json, CMD's standard output
 goes to standard error so that standard output holds only the JSON.`
 
 const traceExamples = `  # What does the sqlite3 shell call for one commit?
@@ -87,15 +90,34 @@ func runTrace(args []string) error {
 		cmd.Stdout = os.Stderr
 	}
 	// Ctrl-C reaches CMD, in the same process group; durabench outlives
-	// it to report what it did until then.
-	interrupted := make(chan os.Signal, 1)
+	// it to report what it did until then. What CMD left running out of
+	// the terminal's reach (a daemon in its own session) is killed after
+	// traceGrace, or at a second Ctrl-C.
+	interrupted := make(chan os.Signal, 2)
 	signal.Notify(interrupted, os.Interrupt)
 	defer signal.Stop(interrupted)
+	stop := make(chan struct{})
+	finished := make(chan struct{})
+	defer close(finished)
+	go func() {
+		select {
+		case <-interrupted:
+		case <-finished:
+			return
+		}
+		select {
+		case <-interrupted:
+		case <-time.After(traceGrace):
+		case <-finished:
+			return
+		}
+		close(stop)
+	}()
 
 	var counts *trace.Counts
 	var err error
 	if *method == "ptrace" {
-		counts, err = trace.Run(cmd, trace.Options{Window: *window, Classify: classify})
+		counts, err = trace.Run(cmd, trace.Options{Window: *window, Classify: classify, Stop: stop})
 	} else {
 		counts, err = interpose.Run(cmd, interpose.Options{Window: *window, Classify: classify})
 	}
@@ -111,6 +133,10 @@ func runTrace(args []string) error {
 	fmt.Fprintln(os.Stdout)
 	return counts.WriteTable(os.Stdout)
 }
+
+// traceGrace is how long trace lets the traced program end by itself after
+// a Ctrl-C before it kills every process still traced.
+const traceGrace = 2 * time.Second
 
 // canonical returns path as the kernel reports open files: absolute, with
 // the symbolic links of its directory resolved (the file itself need not

@@ -113,6 +113,9 @@ type Counts struct {
 	// program marked at least one start. With Window set and Windowed
 	// false, nothing was counted.
 	Windowed bool `json:"windowed"`
+	// Acks is the number of acknowledgement marks (MarkAck) the program
+	// wrote; they are not counted as writes.
+	Acks uint64 `json:"acks,omitempty"`
 	// Exit is how the command ended.
 	Exit ExitStatus `json:"exit"`
 	// Notes say what the counts cannot show (io_uring submissions, 32-bit

@@ -30,3 +30,14 @@ type archRegs = unix.PtraceRegsArm64
 // archSyscalls are the counted calls that only arm64 has: none (it has no
 // open(2), only openat).
 var archSyscalls []sysInfo
+
+// nativeArch is the AUDIT_ARCH_* value PTRACE_GET_SYSCALL_INFO gives an
+// arm64 call; any other (AUDIT_ARCH_ARM) is a 32-bit one.
+const nativeArch = unix.AUDIT_ARCH_AARCH64
+
+// compatSyscalls is empty on arm64: AArch32 calls are not counted (a note
+// says how many there were).
+var compatSyscalls []sysInfo
+
+// compatFcntl is never called on arm64 (no compat table).
+func compatFcntl(cmd uint64) uint64 { return cmd }

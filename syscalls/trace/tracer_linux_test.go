@@ -43,6 +43,7 @@ func TestMain(m *testing.M) {
 //	kill PATH N           N syncs, then SIGKILL to itself
 //	exec PATH N M         N syncs, then execve from a thread other than the
 //	                      leader, into "sync PATH M"
+//	ack PATH N            N syncs, each followed by MarkAck(i) for i = 1..N
 func child(mode string, args []string) error {
 	f, err := os.OpenFile(args[0], os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -96,6 +97,14 @@ func child(mode string, args []string) error {
 			if err := syncs(k); err != nil {
 				return err
 			}
+		}
+		return nil
+	case "ack":
+		for i := range n[0] {
+			if err := syncs(1); err != nil {
+				return err
+			}
+			MarkAck(uint64(i + 1))
 		}
 		return nil
 	case "kill":
