@@ -160,6 +160,9 @@ func (f neighborFlags) configs(launch neighbor.Launch) (*neighbor.BacklogConfig,
 		if err != nil {
 			return nil, nil, usageErrorf("--backlogs: %v", err)
 		}
+		if err := refuseRepeats("backlogs", backlogs, units.FormatSize); err != nil {
+			return nil, nil, err
+		}
 		b = &neighbor.BacklogConfig{Config: common, Backlogs: backlogs, Trials: f.trials}
 		if err := b.Validate(); err != nil {
 			return nil, nil, asUsage(err)
@@ -169,6 +172,9 @@ func (f neighborFlags) configs(launch neighbor.Launch) (*neighbor.BacklogConfig,
 		rates, err := neighbor.ParseRates(f.rates)
 		if err != nil {
 			return nil, nil, usageErrorf("--rates: %v", err)
+		}
+		if err := refuseRepeats("rates", rates, neighbor.Rate.String); err != nil {
+			return nil, nil, err
 		}
 		size, err := units.ParseSize(f.streamSize)
 		if err != nil {

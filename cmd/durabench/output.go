@@ -79,17 +79,20 @@ func openSink(o *outputFlags, env envinfo.Env) (*sink, error) {
 	return s, nil
 }
 
-// emit writes recs to the --out files and prints them in the chosen format;
-// report writes the human-readable report used for "table" and report.txt.
-func (s *sink) emit(recs []results.Record, report func(io.Writer) error) error {
-	if s.out != nil {
-		if err := s.out.Write(recs); err != nil {
-			return err
-		}
-		if err := s.writeReport(report); err != nil {
-			return err
-		}
+// save writes recs and the human-readable report to the --out files, if
+// any; report writes the report used for "table" and report.txt.
+func (s *sink) save(recs []results.Record, report func(io.Writer) error) error {
+	if s.out == nil {
+		return nil
 	}
+	if err := s.out.Write(recs); err != nil {
+		return err
+	}
+	return s.writeReport(report)
+}
+
+// print prints recs in the chosen format, or the report for "table".
+func (s *sink) print(recs []results.Record, report func(io.Writer) error) error {
 	w := os.Stdout
 	switch s.flags.format {
 	case "csv":
@@ -206,20 +209,28 @@ func measure(o *outputFlags, experiment string, m measurement) error {
 		run.Stop(stoppedError{sig})
 		res = waitForStop(done, stops)
 	}
+	saved := false // --out holds every result
 	if sig == 0 && res.err == nil {
-		err := sink.emit(res.recs, res.report)
-		switch {
-		case isBrokenPipe(err):
-			sig = syscall.SIGPIPE
-		case err != nil:
-			res.err = err
+		if res.err = sink.save(res.recs, res.report); res.err == nil {
+			saved = true
+			err := sink.print(res.recs, res.report)
+			switch {
+			case isBrokenPipe(err):
+				sig = syscall.SIGPIPE
+			case err != nil:
+				res.err = err
+			}
 		}
 		if s := pendingStop(stops); sig == 0 && s != 0 {
 			sig = s
 		}
 	}
 	if sig != 0 {
-		sink.abort()
+		// Stopped while printing: --out is whole and stays; stopped
+		// while measuring: it goes.
+		if !saved || sink.commit() != nil {
+			sink.abort()
+		}
 		closeRun(run, sig)
 		return stoppedError{sig}
 	}

@@ -3,10 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"slices"
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
+	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/results"
 	"github.com/durabench/durabench/sqlitebench"
 	"github.com/durabench/durabench/syncbench"
@@ -56,6 +59,9 @@ func runSuite(args []string) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
+	if err := checkSpace(o.dir, suiteDiskNeeded(o.keep), "the suite's largest part"); err != nil {
+		return err
+	}
 	return measure(&o, "suite", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		var recs []results.Record
 		var parts []func(io.Writer) error
@@ -79,13 +85,7 @@ func runSuite(args []string) error {
 // quickSync is a short durabench sync: every method, 4K and 64K, overwrite
 // and append.
 func quickSync(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
-	cfg := syncbench.Config{
-		Workloads:  []syncbench.Workload{syncbench.Overwrite, syncbench.Append},
-		BlockSizes: []int64{4 << 10, 64 << 10},
-		Methods:    syscalls.Methods(),
-		Iterations: 300, Warmup: 30, Rounds: 3,
-		FileSize: 64 << 20, SyncEvery: 1, Threads: []int{1},
-	}
+	cfg := quickSyncConfig()
 	res, err := syncbench.Run(run, cfg, nil)
 	if err != nil {
 		return nil, nil, err
@@ -93,21 +93,21 @@ func quickSync(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Wr
 	return syncbench.Records(res, nil, env.ID), func(w io.Writer) error { return syncbench.Report(w, cfg, res, nil) }, nil
 }
 
+// quickSyncConfig is the configuration of quickSync.
+func quickSyncConfig() syncbench.Config {
+	return syncbench.Config{
+		Workloads:  []syncbench.Workload{syncbench.Overwrite, syncbench.Append},
+		BlockSizes: []int64{4 << 10, 64 << 10},
+		Methods:    syscalls.Methods(),
+		Iterations: 300, Warmup: 30, Rounds: 3,
+		FileSize: 64 << 20, SyncEvery: 1, Threads: []int{1},
+	}
+}
+
 // quickWAL is a short durabench wal: 4 KiB records in initialized segments,
 // buffered, fdatasync where the OS has it (else fsync), 1, 8 and 64 writers.
 func quickWAL(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
-	method := syscalls.Fsync
-	if syscalls.Fdatasync.Available() {
-		method = syscalls.Fdatasync
-	}
-	cfg := walbench.Config{
-		Layouts:    []fixtures.State{fixtures.Initialized},
-		BlockSizes: []int64{4 << 10},
-		IOModes:    []wal.IOMode{wal.Buffered},
-		Methods:    []syscalls.Method{method},
-		Iterations: 3200, Warmup: 320, Rounds: 2,
-		FileSize: 16 << 20, SyncEvery: 1, Writers: []int{1, 8, 64},
-	}
+	cfg := quickWALConfig()
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, err
 	}
@@ -118,6 +118,22 @@ func quickWAL(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Wri
 	return walbench.Records(res, nil, env.ID), func(w io.Writer) error { return walbench.Report(w, cfg, res, nil) }, nil
 }
 
+// quickWALConfig is the configuration of quickWAL.
+func quickWALConfig() walbench.Config {
+	method := syscalls.Fsync
+	if syscalls.Fdatasync.Available() {
+		method = syscalls.Fdatasync
+	}
+	return walbench.Config{
+		Layouts:    []fixtures.State{fixtures.Initialized},
+		BlockSizes: []int64{4 << 10},
+		IOModes:    []wal.IOMode{wal.Buffered},
+		Methods:    []syscalls.Method{method},
+		Iterations: 3200, Warmup: 320, Rounds: 2,
+		FileSize: 16 << 20, SyncEvery: 1, Writers: []int{1, 8, 64},
+	}
+}
+
 // quickSQLite is a short durabench sqlite: every engine this build has,
 // DELETE and WAL at NORMAL and FULL, fullfsync off.
 func quickSQLite(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
@@ -125,14 +141,7 @@ func quickSQLite(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg := sqlitebench.Config{
-		Engines: sel.Names, Skipped: sel.Skipped,
-		JournalModes:        []string{"delete", "wal"},
-		Synchronous:         []string{"normal", "full"},
-		FullFsync:           []string{"0"},
-		CheckpointFullFsync: []string{sqlitebench.CheckpointDefault},
-		Commits:             300, Warmup: 30, Rounds: 1, RowsPerCommit: 1, RowBytes: 100,
-	}
+	cfg := quickSQLiteConfig(sel)
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, err
 	}
@@ -141,4 +150,35 @@ func quickSQLite(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.
 		return nil, nil, err
 	}
 	return sqlitebench.Records(cfg, out, env.ID), func(w io.Writer) error { return sqlitebench.Report(w, cfg, out) }, nil
+}
+
+// quickSQLiteConfig is the configuration of quickSQLite, with the engines
+// selected.
+func quickSQLiteConfig(sel sqlitebench.Selection) sqlitebench.Config {
+	return sqlitebench.Config{
+		Engines: sel.Names, Skipped: sel.Skipped,
+		JournalModes:        []string{"delete", "wal"},
+		Synchronous:         []string{"normal", "full"},
+		FullFsync:           []string{"0"},
+		CheckpointFullFsync: []string{sqlitebench.CheckpointDefault},
+		Commits:             300, Warmup: 30, Rounds: 1, RowsPerCommit: 1, RowBytes: 100,
+	}
+}
+
+// suiteDiskNeeded is the most the suite holds on disk at once: its parts
+// run one after the other, each removing its files as it goes (or, with
+// keep, all of them together).
+func suiteDiskNeeded(keep bool) int64 {
+	needs := []int64{quickSyncConfig().DiskNeeded(keep), quickWALConfig().DiskNeeded(keep)}
+	if sel, err := sqlitebench.SelectEngines(nil, ""); err == nil {
+		needs = append(needs, quickSQLiteConfig(sel).DiskNeeded(keep))
+	}
+	if !keep {
+		return slices.Max(needs)
+	}
+	total, err := units.Add(needs...)
+	if err != nil {
+		return math.MaxInt64
+	}
+	return total
 }

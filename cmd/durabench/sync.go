@@ -87,6 +87,9 @@ func runSync(args []string) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
+	if err := checkSpace(o.dir, cfg.DiskNeeded(o.keep), "this run's largest set of files"); err != nil {
+		return err
+	}
 	if f.countSyscalls {
 		if err := checkCounting(); err != nil {
 			return err
@@ -136,6 +139,16 @@ func (f syncFlags) config() (syncbench.Config, error) {
 	}
 	if cfg.Threads, err = parseInts(f.threads); err != nil {
 		return cfg, usageErrorf("--threads: %v", err)
+	}
+	for _, err := range []error{
+		refuseRepeats("workloads", cfg.Workloads, str),
+		refuseRepeats("block-sizes", cfg.BlockSizes, units.FormatSize),
+		refuseRepeats("methods", cfg.Methods, str),
+		refuseRepeats("threads", cfg.Threads, str),
+	} {
+		if err != nil {
+			return cfg, err
+		}
 	}
 	return cfg, asUsage(cfg.Validate())
 }

@@ -141,14 +141,30 @@ func (f walFlags) config() (walbench.Config, error) {
 	if cfg.Writers, err = parseInts(f.writers); err != nil {
 		return cfg, usageErrorf("--writers: %v", err)
 	}
+	for _, err := range []error{
+		refuseRepeats("layouts", cfg.Layouts, str),
+		refuseRepeats("io-modes", cfg.IOModes, str),
+		refuseRepeats("methods", cfg.Methods, str),
+		refuseRepeats("writers", cfg.Writers, str),
+	} {
+		if err != nil {
+			return cfg, err
+		}
+	}
 	if f.sizeSweep != "" {
 		if cfg.BlockSizes, err = units.ParseSizes(f.sizeSweep); err != nil {
 			return cfg, usageErrorf("--size-sweep: %v", err)
+		}
+		if err := refuseRepeats("size-sweep", cfg.BlockSizes, units.FormatSize); err != nil {
+			return cfg, err
 		}
 		return cfg, asUsage(cfg.Validate()) // FileSize 0: a segment per size, sized to fit
 	}
 	if cfg.BlockSizes, err = units.ParseSizes(f.blockSizes); err != nil {
 		return cfg, usageErrorf("--block-sizes: %v", err)
+	}
+	if err := refuseRepeats("block-sizes", cfg.BlockSizes, units.FormatSize); err != nil {
+		return cfg, err
 	}
 	if cfg.FileSize, err = units.ParseSize(f.fileSize); err != nil {
 		return cfg, usageErrorf("--file-size: %v", err)
