@@ -85,13 +85,16 @@ func dispatch(args []string) int {
 		}
 	}
 	fmt.Fprintf(os.Stderr, "durabench: unknown command %q; commands: %s\n", args[0], strings.Join(commandNames(), ", "))
+	fmt.Fprintln(os.Stderr, "Run 'durabench --help' for what each does.")
 	return exitUsage
 }
 
 func commandNames() []string {
-	names := make([]string, len(commands))
-	for i, c := range commands {
-		names[i] = c.name
+	var names []string
+	for _, c := range commands {
+		if !c.hidden() { // internal roles are not for users
+			names = append(names, c.name)
+		}
 	}
 	return names
 }
