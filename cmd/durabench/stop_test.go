@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -190,6 +191,18 @@ func sigintCount(t *testing.T) int {
 func TestRandomSIGINTsLeaveNothing(t *testing.T) {
 	n := sigintCount(t)
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 10))
+	// Three runs uninterrupted, to know how long one lasts here: the
+	// moments are drawn over the shortest, so that most fall inside a run
+	// (and some, by start-up and the end, around it).
+	span := math.MaxInt
+	for i := range 3 {
+		calib := t.TempDir()
+		began := time.Now()
+		if _, stderr, code := durabench(t, shortSync(calib, filepath.Join(calib, "out"), 4)...); code != 0 {
+			t.Fatalf("uninterrupted run %d failed: %s", i, stderr)
+		}
+		span = min(span, max(int(time.Since(began).Milliseconds()), 1))
+	}
 	var stopped, finished, early int
 	for i := range n {
 		base := t.TempDir()
@@ -198,17 +211,31 @@ func TestRandomSIGINTsLeaveNothing(t *testing.T) {
 		os.Mkdir(outs, 0o755)
 		out := filepath.Join(outs, "out")
 		s := start(t, nil, shortSync(dir, out, 4)...)
-		time.Sleep(time.Duration(rng.IntN(700)) * time.Millisecond) // a random moment, not a measured one
+		time.Sleep(time.Duration(rng.IntN(span)) * time.Millisecond) // a random moment, not a measured one
 		s.cmd.Process.Signal(syscall.SIGINT)
 		code, stderr := s.wait(t)
 		removed := strings.Contains(stderr, "removed the run's files")
 		switch {
+		case code == 130 && strings.Contains(stderr, "stopped by SIGINT before anything was created"):
+			early++
+			if removed {
+				t.Errorf("try %d: says it removed files it never made: %s", i, stderr)
+			}
+			checkNothingLeft(t, dir, outs)
 		case code == 130:
 			stopped++
 			if !removed {
 				t.Errorf("try %d: stopped without saying it removed the run's files: %s", i, stderr)
 			}
-			checkNothingLeft(t, dir, outs)
+			if strings.Contains(stderr, "results written to "+out) {
+				// Stopped after every result was saved: --out is whole.
+				checkNothingLeft(t, dir, outs, "out")
+				if len(readRecords(t, out)) == 0 {
+					t.Errorf("try %d: the --out kept has no records", i)
+				}
+			} else {
+				checkNothingLeft(t, dir, outs)
+			}
 		case code == 0:
 			finished++
 			if removed {
@@ -216,7 +243,7 @@ func TestRandomSIGINTsLeaveNothing(t *testing.T) {
 			}
 			checkNothingLeft(t, dir, outs, "out")
 		case code == -1 && !strings.Contains(stderr, "durabench:"):
-			early++ // killed before it watched for signals: before it made anything
+			early++ // killed before it watched for signals, so before it made anything
 			checkNothingLeft(t, dir, outs)
 		default:
 			t.Errorf("try %d: exit status %d; stderr: %s", i, code, stderr)
@@ -225,6 +252,7 @@ func TestRandomSIGINTsLeaveNothing(t *testing.T) {
 			t.Errorf("try %d: %s", i, stderr)
 		}
 	}
+	t.Logf("a run lasts about %d ms here", span)
 	t.Logf("%d SIGINTs: %d stopped a run and cleaned up, %d came after the run ended, %d came before it started", n, stopped, finished, early)
 }
 
