@@ -27,6 +27,10 @@ func (c Config) checkLimits() error {
 			return fmt.Errorf("%w: bytes written per file at block size %s: %w", ErrConfig, units.FormatSize(bs), err)
 		}
 		for _, t := range c.Threads {
+			// Each thread writes from a buffer of one block.
+			if err := checkWriteBuffers(bs, int64(t)); err != nil {
+				return fmt.Errorf("%w: %w", ErrConfig, err)
+			}
 			// Every case's buffers are allocated up front, for all rounds.
 			n, err := units.Of(int64(c.Rounds)).Mul(int64(c.IterationsFor(bs)/c.SyncEvery), int64(t),
 				int64(len(c.Workloads)), int64(len(c.Methods))).Add(samples).Result()
@@ -41,6 +45,19 @@ func (c Config) checkLimits() error {
 	}
 	if _, err := c.diskNeeded(true); err != nil {
 		return fmt.Errorf("%w: bytes on disk: %w", ErrConfig, err)
+	}
+	return nil
+}
+
+// checkWriteBuffers refuses n write buffers of bs bytes past
+// measure.MaxBufferBytes, with the true figure.
+func checkWriteBuffers(bs, n int64) error {
+	need, err := units.Mul(bs, n)
+	if err == nil && need > measure.MaxBufferBytes {
+		err = fmt.Errorf("%d buffers of %s = %s, more than the %s a run may preallocate", n, units.FormatSize(bs), units.Human(need), units.Human(measure.MaxBufferBytes))
+	}
+	if err != nil {
+		return fmt.Errorf("write buffers: %w; use smaller blocks or fewer threads", err)
 	}
 	return nil
 }

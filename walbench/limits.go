@@ -22,6 +22,16 @@ func (c Config) checkLimits() error {
 		if bs <= 0 {
 			return fmt.Errorf("%w: block size %d: must be positive", ErrConfig, bs)
 		}
+		for _, w := range c.Writers {
+			// A payload per writer and the log's own aligned buffer.
+			need, err := units.Of(bs).Mul(int64(w) + 1).Result()
+			if err == nil && need > measure.MaxBufferBytes {
+				err = fmt.Errorf("%d buffers of %s = %s, more than the %s a run may preallocate", w+1, units.FormatSize(bs), units.Human(need), units.Human(measure.MaxBufferBytes))
+			}
+			if err != nil {
+				return fmt.Errorf("%w: record buffers: %w; use smaller records or fewer writers", ErrConfig, err)
+			}
+		}
 		if _, err := c.checkedCapacity(bs); err != nil {
 			return fmt.Errorf("%w: bytes of one log at block size %s (warm-up and measured records): %w", ErrConfig, units.FormatSize(bs), err)
 		}
