@@ -17,8 +17,8 @@ import (
 // random. Every cut gets variant 0 (keep all) and variant 1 (lose all not
 // durable); random variants (2, 3, ...) then go round the cuts that have
 // something pending, in cut order, until the budget of states is spent.
-// States with the same files are checked once (the verdict is reused) but
-// counted each time.
+// States with the same files and the same acknowledged count are checked
+// once (the verdict is reused) but counted each time.
 
 // Verdict is a checker's judgement of one state.
 type Verdict struct {
@@ -53,7 +53,7 @@ func (f CheckerFunc) Check(dir string, acked uint64) Verdict { return f(dir, ack
 type Explorer struct {
 	Model  Model
 	Seed   uint64
-	States int    // the budget: at least this many states, unless the log has fewer distinct choices
+	States int    // the budget: this many states, or more when keep-all and lose-all at every cut take more, or fewer when no cut has anything pending
 	Config string // the command's name for what was recorded, put in state identifiers
 	Torn   TornMode
 	// Scratch is an existing directory; each state is built in a new child
@@ -90,6 +90,9 @@ type Result struct {
 	MaxLost  uint64  // the most acknowledged commits one state lacked
 	Corrupt  int     // corrupt states
 	Seconds  float64 // wall time building and checking
+	// Notes are the recorder's notes on what it saw but could not record
+	// (Log.Notes): a verdict is only as complete as the log.
+	Notes []string
 	// SmallestLost and SmallestCorrupt are the smallest failing states of
 	// each kind; nil when there were none.
 	SmallestLost, SmallestCorrupt *Failure
@@ -121,7 +124,7 @@ func Explore(log *Log, x Explorer) (Result, error) {
 		return Result{}, err
 	}
 	f := analyse(r, x.Model)
-	res := Result{Config: x.Config, Model: x.Model.Name, Events: len(log.Events), Torn: x.Torn.String()}
+	res := Result{Config: x.Config, Model: x.Model.Name, Events: len(log.Events), Torn: x.Torn.String(), Notes: log.Notes}
 	if x.Model.Epochs {
 		res.Mapping = x.Model.Map.String()
 	}
@@ -308,4 +311,32 @@ func Rebuild(log *Log, id StateID) (*State, error) {
 		return nil, fmt.Errorf("crash: state %s was found in a recording with hash %s, and this recording's hash is %s: the program did something else this time, so the state cannot be rebuilt from it", id, id.Log, r.hash)
 	}
 	return build(r, m, analyse(r, m), id)
+}
+
+// ExploreModels explores log under each of models in turn, with x as the
+// template (its Model is replaced, and each model's states are built in a
+// new child of x.Scratch), and calls progress, if set, with a line per
+// model.
+func ExploreModels(log *Log, models []Model, x Explorer, progress func(line string)) ([]Result, error) {
+	var out []Result
+	scratch := x.Scratch
+	for _, m := range models {
+		dir, err := os.MkdirTemp(scratch, "states-")
+		if err != nil {
+			return out, fmt.Errorf("crash: %w", err)
+		}
+		x.Model, x.Scratch = m, dir
+		res, err := Explore(log, x)
+		if err != nil {
+			return out, err
+		}
+		if err := os.Remove(dir); err != nil {
+			return out, fmt.Errorf("crash: %w", err)
+		}
+		if progress != nil {
+			progress(fmt.Sprintf("%s under %s: %d states, %s", x.Config, m.Name, res.States, res.Verdict()))
+		}
+		out = append(out, res)
+	}
+	return out, nil
 }

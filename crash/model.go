@@ -2,8 +2,9 @@ package crash
 
 import (
 	"fmt"
-	"slices"
 	"strings"
+
+	"github.com/durabench/durabench/runner"
 )
 
 // Persistence models: what each sync call makes durable, as data. Every
@@ -281,24 +282,63 @@ func parseSyncKind(s string) (SyncKind, error) {
 // A mapped macos model cannot be listed this way (its brackets hold
 // commas): commands choose the mapping per configuration.
 func ParseModels(csv string) ([]Model, error) {
-	var ms []Model
-	var seen []string
-	for _, part := range strings.Split(csv, ",") {
-		if strings.TrimSpace(part) == "" {
-			continue
-		}
-		m, err := ParseModel(part)
-		if err != nil {
-			return nil, err
-		}
-		if slices.Contains(seen, m.Name) {
-			return nil, fmt.Errorf("crash: model %s is listed twice", m.Name)
-		}
-		seen = append(seen, m.Name)
-		ms = append(ms, m)
+	names, err := runner.ParseList(csv, "persistence model", "use one or more of "+strings.Join(ModelNames(), ", "), func(s string) (string, error) {
+		m, err := ParseModel(s)
+		return m.Name, err
+	})
+	if err != nil {
+		return nil, err
 	}
-	if len(ms) == 0 {
-		return nil, fmt.Errorf("crash: no persistence model given: use one or more of %s", strings.Join(ModelNames(), ", "))
+	ms := make([]Model, len(names))
+	for i, n := range names {
+		ms[i], _ = ParseModel(n) // n is a name ParseModel returned
 	}
 	return ms, nil
+}
+
+// Describe lists the model's rules in words, one line per sync call, for
+// durabench crash models.
+func (m Model) Describe() []string {
+	var lines []string
+	for k := SyncFsync; k <= SyncFS; k++ {
+		lines = append(lines, fmt.Sprintf("%-16s %s", darwinCall(k)+":", m.Rules[k].words(m.Epochs)))
+	}
+	lines = append(lines, fmt.Sprintf("%-16s %s", "directory sync:", m.DirSync.words(m.Epochs)))
+	lines = append(lines, fmt.Sprintf("%-16s %s", "O_DSYNC write:", m.DsyncWrite.words(m.Epochs)))
+	return lines
+}
+
+// words says what a rule does.
+func (r Rule) words(epochs bool) string {
+	var parts []string
+	verb := "durable"
+	if epochs {
+		verb = "handed to the drive"
+	}
+	switch {
+	case r.All:
+		parts = append(parts, "every file's data "+verb)
+	case r.File:
+		parts = append(parts, "the file's data and size "+verb)
+	}
+	switch r.Names {
+	case NamesAll:
+		parts = append(parts, "every earlier name operation durable (journal commit)")
+	case NamesIfMeta:
+		parts = append(parts, "every earlier name operation durable if the file's size or allocation changed since its last sync")
+	case NamesOfDir:
+		parts = append(parts, "the directory's earlier name operations durable")
+	case NamesHandOff:
+		parts = append(parts, "earlier name operations handed to the drive")
+	}
+	if r.Barrier {
+		parts = append(parts, "then a barrier: nothing handed over later persists before it")
+	}
+	if r.Flush {
+		parts = append(parts, "then a drive flush: everything handed over so far durable")
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, "; ")
 }

@@ -18,10 +18,11 @@ import (
 // pass over the log, applying every event to a live namespace, does that.
 //
 // What the pass needs of a log (beyond event.go's invariants):
-//   - An event on a file the log did not create (a file of Log.Initial, or
-//     one opened without a recorded create) carries its Path as it was
-//     then, so that the recorder's inode can be tied to it; so does a sync
-//     of a directory ("." or "" is the root).
+//   - Log.Inodes ties the recorder's numbers to what existed at the start.
+//     Without it (a hand-written log), an event on a file the log did not
+//     create carries its Path as it was then, and the pass ties the inode
+//     to whatever that path names; a sync of a directory likewise ("." or
+//     "" is the root).
 //   - A directory the log did not create but uses (the parent of a created
 //     file) existed before recording began and is part of the initial
 //     state.
@@ -119,19 +120,23 @@ func resolve(log *Log) (*resolved, error) {
 		}
 		return d, base, nil
 	}
+	// lookup returns the inode p names now, changing nothing.
 	lookup := func(p string) (int, bool) {
-		p = path.Clean(p)
-		if p == "." || p == "" || p == "/" {
-			return rootIno, true
+		ino := rootIno
+		for _, el := range strings.Split(path.Clean(p), "/") {
+			if el == "." || el == "" {
+				continue
+			}
+			next, ok := live[ino][el]
+			if !ok {
+				return 0, false
+			}
+			ino = next
 		}
-		d, base, err := dirOf(p)
-		if err != nil {
-			return 0, false
-		}
-		ino, ok := live[d][base]
-		return ino, ok
+		return ino, true
 	}
 
+	byRec := map[uint64]int{} // recorder inode → internal inode
 	paths := make([]string, 0, len(log.Initial))
 	for p := range log.Initial {
 		paths = append(paths, p)
@@ -146,8 +151,25 @@ func resolve(log *Log) (*resolved, error) {
 		live[d][base] = ino
 		r.links = append(r.links, link{d, base, ino})
 	}
+	// The recorder's numbers for the root and everything present at the
+	// start; a path not in Initial is a directory.
+	paths = paths[:0]
+	for p := range log.Inodes {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		ino, ok := lookup(p)
+		if !ok {
+			d, _, err := dirOf(path.Join(path.Clean(p), "x"))
+			if err != nil {
+				return nil, fmt.Errorf("crash: initial directory %s: %w", p, err)
+			}
+			ino = d
+		}
+		byRec[log.Inodes[p]] = ino
+	}
 
-	byRec := map[uint64]int{} // recorder inode → internal inode
 	bind := func(e *Event) (int, error) {
 		if e.Inode != 0 {
 			if ino, ok := byRec[e.Inode]; ok {
@@ -158,10 +180,16 @@ func resolve(log *Log) (*resolved, error) {
 			return 0, fmt.Errorf("inode %d was never created and the event has no path", e.Inode)
 		}
 		ino, ok := lookup(e.Path)
-		if !ok {
-			if e.Dir {
-				return 0, fmt.Errorf("directory %q does not exist", e.Path)
+		if !ok && e.Dir {
+			// A directory present before recording that nothing else
+			// named.
+			d, _, err := dirOf(path.Join(path.Clean(e.Path), "x"))
+			if err != nil {
+				return 0, err
 			}
+			ino, ok = d, true
+		}
+		if !ok {
 			// A file that existed before recording but was not captured
 			// in Log.Initial: it starts empty.
 			d, base, err := dirOf(path.Clean(e.Path))

@@ -22,10 +22,14 @@ import (
 //	variant 1  lose every change that was not durable
 //	variant 2+ a random choice, drawn from a generator seeded with (seed, cut,
 //	           variant): per 512-byte sector piece of each write keep, drop or
-//	           tear it (fill it with garbage); keep or drop each truncate and
-//	           fallocate; keep a prefix of the pending name operations; under
-//	           macos, first choose the epoch k in which the drive stopped: the
-//	           epochs before it whole, a random subset of it, nothing after.
+//	           tear it (TornMode); keep or drop each truncate and fallocate;
+//	           keep a prefix of the pending name operations; under macos,
+//	           first choose the epoch k in which the drive stopped: the epochs
+//	           before it whole, a random subset of it, nothing after. A change
+//	           not yet handed over by a sync may have been written back by
+//	           the page cache in any epoch from the one it was made in, so it
+//	           is a random choice if that epoch is k or earlier and dropped if
+//	           later.
 //
 // The chosen changes are applied in log order on top of the initial state.
 // Applying a subset in order covers every order in which the cache could
@@ -298,54 +302,72 @@ type chooser struct {
 	pKeep   float64 // random variants: chance a pending piece is kept
 	pTear   float64 // random variants: chance a piece not kept is torn
 	// names: how many more pending name operations are kept (the prefix),
-	// per epoch for macos (key -1: not handed over).
+	// per key (see nameKey).
 	names map[int]int
 	k     int // macos: the epoch in which the drive stopped
-	last  int // macos: the latest epoch with a pending change handed over
 }
 
 func newChooser(r *resolved, m Model, f *fates, id StateID) *chooser {
-	c := &chooser{r: r, f: f, torn: id.Torn, cut: id.Cut, variant: id.Variant, last: -1}
+	c := &chooser{r: r, f: f, torn: id.Torn, cut: id.Cut, variant: id.Variant}
 	if id.Variant < 2 {
 		return c
 	}
 	c.rng = rand.New(rand.NewPCG(id.Seed, uint64(id.Cut)<<32|uint64(id.Variant)))
 	c.pKeep = c.rng.Float64()
 	c.pTear = c.rng.Float64() / 2
-	// Count the pending name operations per epoch, and the epochs that
-	// hold pending changes, to draw k and the prefixes.
-	counts := map[int]int{}
+	// Draw k among the epochs pending changes can be in, then count the
+	// pending name operations that may reach the disk, to draw the prefixes.
 	lo, hi := never, -1
 	for i, s := range r.steps[:id.Cut] {
-		if !isChange(s.ev.Op) || f.durableAt[i] < id.Cut {
-			continue
-		}
-		e := c.epochOf(i)
-		if e >= 0 {
+		if isChange(s.ev.Op) && f.durableAt[i] >= id.Cut {
+			e, _ := c.epochOf(i)
 			lo, hi = min(lo, e), max(hi, e)
-		}
-		if isName(s.ev.Op) {
-			counts[e]++
 		}
 	}
 	if hi >= 0 {
 		c.k = lo + c.rng.IntN(hi-lo+1)
-		c.last = hi
+	}
+	counts := map[int]int{}
+	for i, s := range r.steps[:id.Cut] {
+		if !isName(s.ev.Op) || f.durableAt[i] < id.Cut {
+			continue
+		}
+		if key, ok := c.nameKey(i); ok {
+			counts[key]++
+		}
 	}
 	c.names = map[int]int{}
-	for _, e := range slices.Sorted(maps.Keys(counts)) {
-		c.names[e] = c.rng.IntN(counts[e] + 1)
+	for _, key := range slices.Sorted(maps.Keys(counts)) {
+		c.names[key] = c.rng.IntN(counts[key] + 1)
 	}
 	return c
 }
 
-// epochOf returns the epoch in which event i was handed over in this state,
-// or -1 if it was not (always -1 outside macos).
-func (c *chooser) epochOf(i int) int {
+// epochOf returns the epoch of event i in this state: the one it was
+// handed over in (handed true), or, if it was not handed over, the
+// earliest epoch it can reach the drive in, the one it was made in (it
+// cannot persist ahead of a barrier issued before it). Outside macos every
+// change is in epoch 0 and none is handed over.
+func (c *chooser) epochOf(i int) (e int, handed bool) {
 	if c.f.handoffAt[i] < c.cut {
-		return c.f.epoch[i]
+		return c.f.epoch[i], true
 	}
-	return -1
+	return c.f.boundaries[i], false
+}
+
+// nameKey says which prefix a pending name operation belongs to: those
+// handed over in epoch k share one (key k), those not handed over that may
+// still reach the drive by epoch k another (key -1). ok is false for a
+// name operation that cannot be part of a prefix in this state.
+func (c *chooser) nameKey(i int) (key int, ok bool) {
+	e, handed := c.epochOf(i)
+	switch {
+	case handed && e == c.k:
+		return e, true
+	case !handed && e <= c.k:
+		return -1, true
+	}
+	return 0, false
 }
 
 // choose decides event i (a sector piece of it, for a write).
@@ -356,26 +378,20 @@ func (c *chooser) choose(i int, piece bool) Choice {
 	if c.variant == 1 {
 		return Drop
 	}
-	e := c.epochOf(i)
+	e, handed := c.epochOf(i)
 	switch {
-	case e >= 0 && e < c.k:
-		return Keep
+	case handed && e < c.k:
+		return Keep // an earlier epoch: whole
 	case e > c.k:
-		return Drop
-	case e < 0 && c.last >= 0 && c.k < c.last:
-		// Not handed over, and the drive stopped before the latest epoch:
-		// the page cache may still have written it back (data), but name
-		// operations wait for the sync that hands them over.
-		if !piece && isName(c.opOf(i)) {
-			return Drop
-		}
+		return Drop // after the epoch the drive stopped in
 	}
 	if !piece && isName(c.opOf(i)) {
-		if c.names[e] > 0 {
-			c.names[e]--
+		key, _ := c.nameKey(i)
+		if c.names[key] > 0 {
+			c.names[key]--
 			return Keep
 		}
-		c.names[e] = -1 // the prefix has ended: later ones are dropped too
+		c.names[key] = -1 // the prefix has ended: later ones are dropped too
 		return Drop
 	}
 	if c.rng.Float64() < c.pKeep {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -409,9 +410,19 @@ func TestBuildInfo(t *testing.T) {
 	})
 }
 
+// isDebian reports whether the system engine loads Debian's own
+// libsqlite3: the file it maps belongs to Debian's libsqlite3-0 package. A
+// library from elsewhere on a Debian system need not carry Debian's patches.
 func isDebian() bool {
-	_, err := os.Stat("/etc/debian_version")
-	return runtime.GOOS == "linux" && err == nil
+	if _, err := os.Stat("/etc/debian_version"); runtime.GOOS != "linux" || err != nil {
+		return false
+	}
+	_, file, err := SystemSyncCall(Options{})
+	if err != nil {
+		return false
+	}
+	out, err := exec.Command("dpkg-query", "-S", file).Output()
+	return err == nil && strings.HasPrefix(string(out), "libsqlite3-0")
 }
 
 func TestLookupUnknownEngine(t *testing.T) {
@@ -435,7 +446,7 @@ func TestLookupSystemLibErrors(t *testing.T) {
 	if !errors.Is(err, ErrUnavailable) || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing --sqlite-lib: %v, want ErrUnavailable and fs.ErrNotExist", err)
 	}
-	if want := "system: --sqlite-lib " + missing + ": no such file"; err == nil || err.Error() != want {
+	if want := "system: library " + missing + ": no such file"; err == nil || err.Error() != want {
 		t.Errorf("missing --sqlite-lib: %v, want %q", err, want)
 	}
 
@@ -477,7 +488,7 @@ func TestAvailable(t *testing.T) {
 		t.Errorf("system with a missing library: %+v, want unavailable", st[2])
 	}
 	if runtime.GOOS == "linux" || runtime.GOOS == "darwin" {
-		if want := "--sqlite-lib " + missing + ": no such file"; st[2].Reason != want {
+		if want := "library " + missing + ": no such file"; st[2].Reason != want {
 			t.Errorf("system's reason = %q, want %q", st[2].Reason, want)
 		}
 	}

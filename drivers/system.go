@@ -135,9 +135,9 @@ func loadSQLiteLib(name string) (*sqliteLib, error) {
 	if name != "" && strings.ContainsRune(name, '/') {
 		// A path must exist; a bare name is left to the loader's search.
 		if _, err := os.Stat(name); err != nil {
-			reason := fmt.Sprintf("--sqlite-lib %s: %v", name, err)
+			reason := fmt.Sprintf("library %s: %v", name, err)
 			if errors.Is(err, fs.ErrNotExist) {
-				reason = fmt.Sprintf("--sqlite-lib %s: no such file", name)
+				reason = fmt.Sprintf("library %s: no such file", name)
 			}
 			return nil, &unavailableError{engine: "system", reason: reason, err: err}
 		}

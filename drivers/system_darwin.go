@@ -7,4 +7,4 @@ const defaultSystemLib = "/usr/lib/libsqlite3.dylib"
 
 // systemLibHint says how to get a library on macOS when Apple's cannot be
 // loaded.
-const systemLibHint = "name another libsqlite3 with --sqlite-lib PATH (Homebrew's: $(brew --prefix sqlite)/lib/libsqlite3.dylib)"
+const systemLibHint = "name another libsqlite3 to load (Homebrew's: lib/libsqlite3.dylib under the sqlite formula's prefix)"

@@ -6,4 +6,4 @@ package drivers
 const defaultSystemLib = "libsqlite3.so.0"
 
 // systemLibHint says how to get the default library on Linux.
-const systemLibHint = "install it (Debian/Ubuntu: apt-get install libsqlite3-0; Fedora: dnf install sqlite-libs) or name another with --sqlite-lib PATH"
+const systemLibHint = "install it (Debian/Ubuntu: apt-get install libsqlite3-0; Fedora: dnf install sqlite-libs) or name another libsqlite3 to load"

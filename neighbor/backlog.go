@@ -8,6 +8,7 @@ import (
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/measure"
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscalls"
 )
 
@@ -67,9 +68,7 @@ func RunBacklog(run *fixtures.Run, cfg BacklogConfig, progress func(string)) (*B
 	if err := cfg.CheckSpace(run.Dir); err != nil {
 		return nil, err
 	}
-	if progress == nil {
-		progress = func(string) {}
-	}
+	progress = runner.Quiet(progress)
 	probeDir, err := run.Mkdir("probe")
 	if err != nil {
 		return nil, err

@@ -142,7 +142,7 @@ func (q *quit) watch(sigs <-chan os.Signal, timeout time.Duration, done <-chan s
 	case sig := <-sigs:
 		q.stop(fmt.Errorf("%w (%v); removed %s", ErrSignalled, sig, q.dir))
 	case <-t.C:
-		q.stop(fmt.Errorf("%w after %v (--neighbor-timeout); removed %s", ErrTimeout, timeout, q.dir))
+		q.stop(fmt.Errorf("%w after %v (its time limit); removed %s", ErrTimeout, timeout, q.dir))
 	case <-done:
 	}
 }

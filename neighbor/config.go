@@ -9,6 +9,7 @@ import (
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/units"
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscalls"
 )
 
@@ -80,26 +81,27 @@ type StreamConfig struct {
 // ErrConfig is wrapped by every error the Validate methods return.
 var ErrConfig = errors.New("invalid neighbor configuration")
 
-func bad(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...)
+// bad returns a *runner.ConfigError wrapping ErrConfig for fields.
+func bad(fields, format string, args ...any) error {
+	return runner.Refuse(ErrConfig, fields, format, args...)
 }
 
 // Validate checks what both modes need before anything is touched.
 func (c Config) Validate() error {
 	switch {
 	case len(c.Methods) == 0:
-		return bad("no sync method: give --methods")
+		return bad("Methods", "no sync method")
 	case c.Timeout <= 0:
-		return bad("--neighbor-timeout %v: must be positive", c.Timeout)
+		return bad("Timeout", "time limit %v: must be positive", c.Timeout)
 	case c.Launch.Path == "":
-		return bad("no program to start the neighbor with")
+		return bad("Launch", "no program to start the neighbor with")
 	}
 	for i, m := range c.Methods {
 		if !m.Available() {
-			return bad("sync method %s is not available on this OS", m)
+			return bad("Methods", "sync method %s is not available on this OS", m)
 		}
 		if slices.Contains(c.Methods[:i], m) {
-			return bad("sync method %s is listed twice", m)
+			return bad("Methods", "sync method %s is listed twice", m)
 		}
 	}
 	return nil
@@ -112,13 +114,13 @@ func (c BacklogConfig) Validate() error {
 	}
 	switch {
 	case len(c.Backlogs) == 0:
-		return bad("no backlog: give --backlogs, e.g. 0,256M,1G")
+		return bad("Backlogs", "no backlog: give some, e.g. 0,256M,1G")
 	case c.Trials < 1:
-		return bad("--trials %d: need at least one trial", c.Trials)
+		return bad("Trials", "%d trials: need at least one", c.Trials)
 	}
 	for _, b := range c.Backlogs {
 		if b < 0 {
-			return bad("backlog %d: must be 0 or more bytes", b)
+			return bad("Backlogs", "backlog %d: must be 0 or more bytes", b)
 		}
 	}
 	return c.checkLimits()
@@ -131,22 +133,22 @@ func (c StreamConfig) Validate() error {
 	}
 	switch {
 	case len(c.Rates) == 0:
-		return bad("no rate: give --rates, e.g. 0,100M,500M,max")
+		return bad("Rates", "no rate: give some, e.g. 0,100M,500M,max")
 	case c.Passes < 1:
-		return bad("--passes %d: need at least one pass", c.Passes)
+		return bad("Passes", "%d passes: need at least one", c.Passes)
 	case c.Duration <= 0:
-		return bad("--duration %v: must be positive", c.Duration)
+		return bad("Duration", "duration %v: must be positive", c.Duration)
 	case c.FileSize < chunk:
-		return bad("--stream-size %s: the neighbor's file must hold at least one %s write",
+		return bad("FileSize", "stream file size %s: the neighbor's file must hold at least one %s write",
 			units.FormatSize(c.FileSize), units.FormatSize(chunk))
 	case c.MaxSamples < 1:
-		return bad("--max-samples %d: need room for at least one sample", c.MaxSamples)
+		return bad("MaxSamples", "room for %d samples: need room for at least one", c.MaxSamples)
 	case c.Timeout <= c.Duration:
-		return bad("--neighbor-timeout %v is not longer than --duration %v: the neighbor would quit mid-cell", c.Timeout, c.Duration)
+		return bad("Timeout,Duration", "time limit %v is not longer than the duration %v: the neighbor would quit mid-cell", c.Timeout, c.Duration)
 	}
 	for _, r := range c.Rates {
 		if r < 0 && r != RateMax {
-			return bad("rate %d: must be 0, a positive number of bytes per second, or max", int64(r))
+			return bad("Rates", "rate %d: must be 0, a positive number of bytes per second, or max", int64(r))
 		}
 	}
 	return c.checkLimits()
@@ -173,50 +175,29 @@ func (r Rate) String() string {
 	return units.FormatSize(int64(r))
 }
 
-// ParseRates parses a comma-separated list of rates in bytes per second:
-// sizes as --backlogs takes them ("100M"), "0" for an idle neighbor, and
-// "max" for as fast as it can write.
+// ParseRate parses one rate in bytes per second: a size ("100M"), "0"
+// for an idle neighbor, or "max" for as fast as it can write.
+func ParseRate(s string) (Rate, error) {
+	p := strings.ToLower(strings.TrimSpace(s))
+	if p == "max" {
+		return RateMax, nil
+	}
+	n, err := parseSizeOrZero(p)
+	if err != nil {
+		return 0, fmt.Errorf("rate %q: %w; or use max", s, err)
+	}
+	return Rate(n), nil
+}
+
+// ParseRates parses a comma-separated list of rates (see ParseRate).
 func ParseRates(csv string) ([]Rate, error) {
-	var out []Rate
-	for _, part := range strings.Split(csv, ",") {
-		p := strings.ToLower(strings.TrimSpace(part))
-		switch p {
-		case "":
-			continue
-		case "max":
-			out = append(out, RateMax)
-			continue
-		}
-		n, err := parseSizeOrZero(p)
-		if err != nil {
-			return nil, fmt.Errorf("rate %q: %w; or use max", part, err)
-		}
-		out = append(out, Rate(n))
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no rate in %q: use e.g. 0,100M,500M,max", csv)
-	}
-	return out, nil
+	return runner.ParseList(csv, "rate", "use e.g. 0,100M,500M,max", ParseRate)
 }
 
 // ParseBacklogs parses a comma-separated list of backlog sizes, "0"
 // included (a neighbor that writes nothing, the baseline).
 func ParseBacklogs(csv string) ([]int64, error) {
-	var out []int64
-	for _, part := range strings.Split(csv, ",") {
-		if strings.TrimSpace(part) == "" {
-			continue
-		}
-		n, err := parseSizeOrZero(part)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no backlog in %q: use e.g. 0,256M,1G", csv)
-	}
-	return out, nil
+	return runner.ParseList(csv, "backlog", "use e.g. 0,256M,1G", parseSizeOrZero)
 }
 
 // parseSizeOrZero is units.ParseSize that also takes "0".

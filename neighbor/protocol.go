@@ -121,17 +121,17 @@ func parseChildArgs(args []string) (childConfig, error) {
 	case fs.NArg() > 0:
 		return c, fmt.Errorf("neighbor arguments: unexpected %q", fs.Args())
 	case c.Mode != modeBacklog && c.Mode != modeStream:
-		return c, fmt.Errorf("neighbor arguments: --mode %q: want backlog or stream", mode)
+		return c, fmt.Errorf("neighbor arguments: mode %q: want backlog or stream", mode)
 	case c.Dir == "":
-		return c, errors.New("neighbor arguments: --dir is required")
+		return c, errors.New("neighbor arguments: no directory given")
 	case c.Timeout <= 0:
-		return c, fmt.Errorf("neighbor arguments: --timeout %v: must be positive", c.Timeout)
+		return c, fmt.Errorf("neighbor arguments: time limit %v: must be positive", c.Timeout)
 	case c.Mode == modeBacklog && c.Bytes < 0:
-		return c, fmt.Errorf("neighbor arguments: --bytes %d: must be 0 or more", c.Bytes)
+		return c, fmt.Errorf("neighbor arguments: backlog of %d bytes: must be 0 or more", c.Bytes)
 	case c.Mode == modeStream && c.FileSize < chunk:
-		return c, fmt.Errorf("neighbor arguments: --file-size %d: must hold one %d-byte write", c.FileSize, chunk)
+		return c, fmt.Errorf("neighbor arguments: file size %d: must hold one %d-byte write", c.FileSize, chunk)
 	case c.Mode == modeStream && c.Rate < 0 && c.Rate != RateMax:
-		return c, fmt.Errorf("neighbor arguments: --rate %d: want 0, a positive rate or -1 (max)", rate)
+		return c, fmt.Errorf("neighbor arguments: rate %d: want 0, a positive rate or -1 (max)", rate)
 	}
 	return c, nil
 }

@@ -31,12 +31,12 @@ func TestParseChildArgsRefuses(t *testing.T) {
 		change func(c *childConfig)
 		want   string
 	}{
-		{func(c *childConfig) { c.Mode = "copy" }, `--mode "copy"`},
-		{func(c *childConfig) { c.Dir = "" }, "--dir is required"},
-		{func(c *childConfig) { c.Timeout = 0 }, "--timeout 0s"},
-		{func(c *childConfig) { c.FileSize = 4096 }, "--file-size 4096"},
-		{func(c *childConfig) { c.Rate = -7 }, "--rate -7"},
-		{func(c *childConfig) { c.Mode, c.Bytes = modeBacklog, -1 }, "--bytes -1"},
+		{func(c *childConfig) { c.Mode = "copy" }, `mode "copy"`},
+		{func(c *childConfig) { c.Dir = "" }, "no directory given"},
+		{func(c *childConfig) { c.Timeout = 0 }, "time limit 0s"},
+		{func(c *childConfig) { c.FileSize = 4096 }, "file size 4096"},
+		{func(c *childConfig) { c.Rate = -7 }, "rate -7"},
+		{func(c *childConfig) { c.Mode, c.Bytes = modeBacklog, -1 }, "backlog of -1 bytes"},
 	} {
 		c := ok
 		tt.change(&c)

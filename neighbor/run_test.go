@@ -20,8 +20,8 @@ func TestRunBacklog(t *testing.T) {
 		t.Fatal(err)
 	}
 	schedule := BacklogSchedule(cfg.Backlogs, methods, cfg.Trials)
-	if len(res.Samples) != len(schedule) || len(lines) != len(schedule) {
-		t.Fatalf("%d samples and %d progress lines, want %d", len(res.Samples), len(lines), len(schedule))
+	if len(res.Samples) != len(schedule) || len(lines) != len(schedule) || cfg.Steps() != len(lines) {
+		t.Fatalf("%d samples, %d progress lines and %d Steps(), want %d", len(res.Samples), len(lines), cfg.Steps(), len(schedule))
 	}
 	for i, s := range res.Samples {
 		if s.BacklogCell != schedule[i] {
@@ -134,9 +134,13 @@ func TestRunStream(t *testing.T) {
 	methods := []syscalls.Method{syscalls.Fdatasync, syscalls.None}
 	cfg := StreamConfig{Config: testConfig(methods...), Rates: []Rate{RateIdle, 50 << 20, RateMax}, Passes: 2,
 		Duration: 60 * time.Millisecond, FileSize: 4 << 20, MaxSamples: 200_000}
-	res, err := RunStream(run, cfg, nil)
+	lines := 0
+	res, err := RunStream(run, cfg, func(string) { lines++ })
 	if err != nil {
 		t.Fatal(err)
+	}
+	if lines != cfg.Steps() {
+		t.Errorf("RunStream gave %d progress lines, Steps() = %d", lines, cfg.Steps())
 	}
 	schedule := StreamSchedule(cfg.Rates, methods, cfg.Passes)
 	if len(res.Samples) != len(schedule) {

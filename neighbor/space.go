@@ -8,13 +8,13 @@ import (
 // CheckSpace checks, before anything is written, that the run leaves the
 // margin free on the file system holding dir (see fixtures.CheckSpace).
 func (c BacklogConfig) CheckSpace(dir string) error {
-	return fixtures.CheckSpace(dir, c.need(), "--backlogs "+units.FormatSize(maxOf(c.Backlogs)), c.hooks.freeSpace)
+	return fixtures.CheckSpace(dir, c.need(), "the largest backlog, "+units.FormatSize(maxOf(c.Backlogs))+",", c.hooks.freeSpace)
 }
 
 // CheckSpace checks, before anything is written, that the run leaves the
 // margin free on the file system holding dir (see fixtures.CheckSpace).
 func (c StreamConfig) CheckSpace(dir string) error {
-	return fixtures.CheckSpace(dir, c.need(), "--stream-size "+units.FormatSize(c.FileSize), c.hooks.freeSpace)
+	return fixtures.CheckSpace(dir, c.need(), "a stream file of "+units.FormatSize(c.FileSize), c.hooks.freeSpace)
 }
 
 // need returns the most bytes the backlog run holds on disk at once: the

@@ -8,6 +8,7 @@ import (
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/measure"
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscalls"
 )
 
@@ -77,9 +78,7 @@ func RunStream(run *fixtures.Run, cfg StreamConfig, progress func(string)) (*Str
 	if err := cfg.CheckSpace(run.Dir); err != nil {
 		return nil, err
 	}
-	if progress == nil {
-		progress = func(string) {}
-	}
+	progress = runner.Quiet(progress)
 	probeDir, err := run.Mkdir("stream-probe")
 	if err != nil {
 		return nil, err

@@ -15,7 +15,7 @@
 //	schema_version  number   SchemaVersion (1): grows when a key changes meaning
 //	                      or disappears; new optional keys keep it. Lines
 //	                      without it predate it and read as version 1.
-//	experiment   string   "sync", "wal", "sqlite", "neighbor", ...
+//	experiment   string   "sync", "wal", "sqlite", "neighbor", "crash", ...
 //	params       object   the case, string values, in the order the experiment
 //	                      gives them (workload, block_size, method, ...)
 //	round        number   1, 2, ... for one round, or the string "pooled" for
@@ -32,6 +32,11 @@
 //	notes        array    optional: strings, e.g. "asked synchronous=full, got normal"
 //	env          string   id of the run's environment record (env.json, and
 //	                      the stream's environment line)
+//	histogram    array    optional, on pooled records of sync, wal and sqlite:
+//	                      the samples' shape as [lo_ns, hi_ns, count] bins,
+//	                      sparse and ascending; each bin keeps three
+//	                      significant digits of its samples (at most 1 %
+//	                      wide), so histograms and CDFs can be drawn from it
 //
 // Percentiles are nearest-rank over raw samples (see package measure); a
 // pooled record's percentiles come from all rounds' samples, never from

@@ -146,6 +146,53 @@ type Record struct {
 	Metrics    map[string]float64 `json:"metrics,omitempty"`
 	Notes      []string           `json:"notes,omitempty"`
 	Env        string             `json:"env"`
+	// Histogram is the shape of the samples behind Stats.Total, kept on
+	// pooled records so that a report can draw histograms and CDFs.
+	Histogram Histogram `json:"histogram,omitempty"`
+}
+
+// Histogram is the bins of a measure.Distribution: sparse, ascending,
+// each [Lo, Hi) nanoseconds holding Count samples. Its JSON form is an
+// array of [lo_ns, hi_ns, count] triples.
+type Histogram []measure.Bucket
+
+// MarshalJSON writes the bins as [lo_ns, hi_ns, count] triples.
+func (h Histogram) MarshalJSON() ([]byte, error) {
+	buf := []byte{'['}
+	for i, b := range h {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, '[')
+		buf = strconv.AppendInt(buf, b.Lo, 10)
+		buf = append(buf, ',')
+		buf = strconv.AppendInt(buf, b.Hi, 10)
+		buf = append(buf, ',')
+		buf = strconv.AppendInt(buf, int64(b.Count), 10)
+		buf = append(buf, ']')
+	}
+	return append(buf, ']'), nil
+}
+
+// UnmarshalJSON reads [lo_ns, hi_ns, count] triples. JSON null leaves h
+// unchanged.
+func (h *Histogram) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	var triples [][3]int64
+	if err := json.Unmarshal(data, &triples); err != nil {
+		return fmt.Errorf("results: histogram must be an array of [lo_ns, hi_ns, count]: %w", err)
+	}
+	out := make(Histogram, len(triples))
+	for i, t := range triples {
+		if t[0] >= t[1] || t[2] < 0 {
+			return fmt.Errorf("results: histogram bin %d %v: want lo < hi and count >= 0", i, t)
+		}
+		out[i] = measure.Bucket{Lo: t[0], Hi: t[1], Count: int(t[2])}
+	}
+	*h = out
+	return nil
 }
 
 // SchemaVersion is the version of the JSON Lines schema (see the package

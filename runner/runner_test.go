@@ -60,3 +60,15 @@ func TestFill(t *testing.T) {
 		t.Error("payload has a zero byte")
 	}
 }
+
+func TestQuietAndEach(t *testing.T) {
+	Quiet(nil)("nothing happens")
+	var got []string
+	Quiet(func(l string) { got = append(got, l) })("said")
+	if !slices.Equal(got, []string{"said"}) {
+		t.Errorf("Quiet(p) dropped or changed the line: %q", got)
+	}
+	if sq := Each([]int{1, 2, 3}, func(n int) int { return n * n }); !slices.Equal(sq, []int{1, 4, 9}) {
+		t.Errorf("Each = %v, want [1 4 9]", sq)
+	}
+}

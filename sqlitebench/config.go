@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/durabench/durabench/drivers"
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscount"
 )
 
@@ -41,7 +42,13 @@ type Config struct {
 	FullFsync           []string // from FullFsyncValues
 	CheckpointFullFsync []string // from CheckpointFullFsyncs
 
-	Commits       int // measured commits per case and round
+	Commits int // measured commits per case and round
+	// WALCommits are the measured commits per round of the cases asked
+	// for journal_mode=wal; 0 means Commits. A WAL checkpoint (and at
+	// synchronous=normal the only sync) comes once the WAL holds
+	// wal_autocheckpoint pages, 1,000 by default, about one page per small
+	// commit: WAL rounds need more commits than the others to hold one.
+	WALCommits    int
 	Warmup        int // unmeasured commits before them, on the same connection
 	Rounds        int // fresh database per case and round; percentiles pool the rounds
 	RowsPerCommit int // inserts per transaction
@@ -52,109 +59,118 @@ type Config struct {
 	Marks syscount.Marker `json:"-"`
 }
 
-// ErrConfig is wrapped by every error Validate and the Parse functions
-// return: the input is refused.
+// ErrConfig is wrapped by every error Validate and SelectEngines return:
+// the configuration is refused.
 var ErrConfig = errors.New("invalid configuration")
 
 // maxRowBytes is SQLite's default SQLITE_MAX_LENGTH, the largest blob a
 // default build stores.
 const maxRowBytes = 1_000_000_000
 
-// Validate checks everything that can be checked without loading an engine
-// or touching a file.
-func (c Config) Validate() error {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("sqlitebench: %w: "+format, append([]any{ErrConfig}, args...)...)
-	}
-	for _, l := range []struct {
-		flag   string
-		values []string
-		valid  []string
+// lists are the configuration's value lists: each field's name, what one
+// value is called, and the values it may take.
+func (c Config) lists() []struct {
+	field, what   string
+	values, valid []string
+} {
+	return []struct {
+		field, what   string
+		values, valid []string
 	}{
-		{"--engines", c.Engines, drivers.Names()},
-		{"--journal-modes", c.JournalModes, JournalModes},
-		{"--synchronous", c.Synchronous, SynchronousLevels},
-		{"--fullfsync", c.FullFsync, FullFsyncValues},
-		{"--checkpoint-fullfsync", c.CheckpointFullFsync, CheckpointFullFsyncs},
-	} {
+		{"Engines", "engine", c.Engines, drivers.Names()},
+		{"JournalModes", "journal mode", c.JournalModes, JournalModes},
+		{"Synchronous", "synchronous level", c.Synchronous, SynchronousLevels},
+		{"FullFsync", "fullfsync value", c.FullFsync, FullFsyncValues},
+		{"CheckpointFullFsync", "checkpoint_fullfsync value", c.CheckpointFullFsync, CheckpointFullFsyncs},
+	}
+}
+
+// Validate checks everything that can be checked without loading an engine
+// or touching a file. Its errors are *runner.ConfigError values naming the
+// fields at fault.
+func (c Config) Validate() error {
+	bad := func(field, format string, args ...any) error {
+		return runner.Refuse(ErrConfig, field, format, args...)
+	}
+	for _, l := range c.lists() {
 		if len(l.values) == 0 {
-			return bad("%s: nothing given: use one or more of %s", l.flag, strings.Join(l.valid, ", "))
+			return bad(l.field, "no %s given: use one or more of %s", l.what, strings.Join(l.valid, ", "))
 		}
 		for i, v := range l.values {
 			if !slices.Contains(l.valid, v) {
-				return bad("%s %q: use one or more of %s", l.flag, v, strings.Join(l.valid, ", "))
+				return bad(l.field, "%s %q: use one or more of %s", l.what, v, strings.Join(l.valid, ", "))
 			}
 			if slices.Contains(l.values[:i], v) {
-				return bad("%s: %s given twice", l.flag, v)
+				return bad(l.field, "%s %q is given twice: give each once", l.what, v)
 			}
 		}
 	}
 	switch {
 	case c.Commits < 1:
-		return bad("--commits %d: need at least one measured commit", c.Commits)
+		return bad("Commits", "%d measured commits: need at least one", c.Commits)
+	case c.WALCommits < 0:
+		return bad("WALCommits", "%d measured WAL commits: must be 0 (as many as the others) or more", c.WALCommits)
 	case c.Warmup < 0:
-		return bad("--warmup %d: must be 0 or more", c.Warmup)
+		return bad("Warmup", "%d warm-up commits: must be 0 or more", c.Warmup)
 	case c.Rounds < 1:
-		return bad("--rounds %d: need at least one round", c.Rounds)
+		return bad("Rounds", "%d rounds: need at least one", c.Rounds)
 	case c.RowsPerCommit < 1:
-		return bad("--rows-per-commit %d: need at least one row per commit", c.RowsPerCommit)
+		return bad("RowsPerCommit", "%d rows per commit: need at least one", c.RowsPerCommit)
 	case c.RowBytes < 0 || c.RowBytes > maxRowBytes:
-		return bad("--row-bytes %d: use 0 to %d (SQLite's default maximum blob)", c.RowBytes, maxRowBytes)
+		return bad("RowBytes", "rows of %d bytes: use 0 to %d (SQLite's default maximum blob)", c.RowBytes, maxRowBytes)
 	}
 	return c.checkLimits()
 }
 
 // ParseEngines parses a comma-separated list of engine names.
 func ParseEngines(csv string) ([]string, error) {
-	return parseList("--engines", csv, drivers.Names(), func(s string) string { return s })
+	return parseList(csv, "engine", drivers.Names(), func(s string) string { return s })
 }
 
 // ParseJournalModes parses a comma-separated list of journal modes, in any
 // case.
 func ParseJournalModes(csv string) ([]string, error) {
-	return parseList("--journal-modes", csv, JournalModes, func(s string) string { return drivers.Normalize("journal_mode", s) })
+	return parseList(csv, "journal mode", JournalModes, func(s string) string { return drivers.Normalize("journal_mode", s) })
 }
 
 // ParseSynchronous parses a comma-separated list of synchronous levels, by
 // name or number (0 to 3), in any case.
 func ParseSynchronous(csv string) ([]string, error) {
-	return parseList("--synchronous", csv, SynchronousLevels, func(s string) string { return drivers.Normalize("synchronous", s) })
+	return parseList(csv, "synchronous level", SynchronousLevels, func(s string) string { return drivers.Normalize("synchronous", s) })
 }
 
 // ParseFullFsync parses a comma-separated list of fullfsync values: 0 or 1
 // (also off/on, false/true, no/yes).
 func ParseFullFsync(csv string) ([]string, error) {
-	return parseList("--fullfsync", csv, FullFsyncValues, func(s string) string { return drivers.Normalize("fullfsync", s) })
+	return parseList(csv, "fullfsync value", FullFsyncValues, func(s string) string { return drivers.Normalize("fullfsync", s) })
 }
 
 // ParseCheckpointFullFsync parses a comma-separated list of
 // checkpoint_fullfsync values: default, 0 or 1 (also off/on, ...).
 func ParseCheckpointFullFsync(csv string) ([]string, error) {
-	return parseList("--checkpoint-fullfsync", csv, CheckpointFullFsyncs, func(s string) string {
+	return parseList(csv, "checkpoint_fullfsync value", CheckpointFullFsyncs, func(s string) string {
 		return drivers.Normalize("checkpoint_fullfsync", s)
 	})
 }
 
-// parseList splits csv, normalizes each value and refuses one that is not
-// in valid, or given twice.
-func parseList(flag, csv string, valid []string, normalize func(string) string) ([]string, error) {
-	var out []string
-	for _, part := range strings.Split(csv, ",") {
-		raw := strings.TrimSpace(part)
-		if raw == "" {
-			continue
+// parseList parses csv with runner.ParseList, each value normalized and
+// checked against valid.
+func parseList(csv, what string, valid []string, normalize func(string) string) ([]string, error) {
+	hint := "use one or more of " + strings.Join(valid, ", ")
+	return runner.ParseList(csv, what, hint, func(raw string) (string, error) {
+		if v := normalize(strings.ToLower(raw)); slices.Contains(valid, v) {
+			return v, nil
 		}
-		v := normalize(strings.ToLower(raw))
-		if !slices.Contains(valid, v) {
-			return nil, fmt.Errorf("sqlitebench: %w: %s %q: use one or more of %s", ErrConfig, flag, raw, strings.Join(valid, ", "))
-		}
-		if slices.Contains(out, v) {
-			return nil, fmt.Errorf("sqlitebench: %w: %s: %s given twice", ErrConfig, flag, v)
-		}
-		out = append(out, v)
+		return "", fmt.Errorf("%s %q: %s", what, raw, hint)
+	})
+}
+
+// CommitsFor returns the measured commits per round of case cs:
+// WALCommits for a case asked for journal_mode=wal (when set), Commits
+// otherwise.
+func (c Config) CommitsFor(cs Case) int {
+	if cs.Asked.JournalMode == "wal" && c.WALCommits > 0 {
+		return c.WALCommits
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("sqlitebench: %w: %s: nothing given: use one or more of %s", ErrConfig, flag, strings.Join(valid, ", "))
-	}
-	return out, nil
+	return c.Commits
 }

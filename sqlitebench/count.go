@@ -20,6 +20,7 @@ import (
 
 	"github.com/durabench/durabench/drivers"
 	"github.com/durabench/durabench/results"
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscalls/trace"
 	"github.com/durabench/durabench/syscount"
 )
@@ -36,10 +37,9 @@ type Count struct {
 	syscount.Result
 }
 
-// Counter runs a one-case configuration in a traced child, attributing
-// files with classify, and returns what its timed commits did. The child
-// runs Run with cfg and its Marks set.
-type Counter func(cfg Config, classify trace.Classifier) (syscount.Result, error)
+// Counter counts one case of a Config in a traced child (see
+// syscount.Counter).
+type Counter = syscount.Counter[Config]
 
 // CountConfig is the configuration of the counting pass for case c: that
 // case alone, one round, the run's warm-up, and its commits up to
@@ -51,7 +51,7 @@ func CountConfig(cfg Config, c Case) Config {
 	cc.Synchronous = []string{c.Asked.Synchronous}
 	cc.FullFsync = []string{c.Asked.FullFsync}
 	cc.CheckpointFullFsync = []string{c.Asked.CheckpointFullFsync}
-	cc.Rounds, cc.Commits, cc.Marks = 1, min(cfg.Commits, maxCountCommits), nil
+	cc.Rounds, cc.Commits, cc.WALCommits, cc.Marks = 1, min(cfg.CommitsFor(c), maxCountCommits), 0, nil
 	return cc
 }
 
@@ -67,9 +67,7 @@ func CountClassifier(c Case) trace.Classifier {
 
 // CountAll runs a counting pass for every case of cfg, in matrix order.
 func CountAll(cfg Config, counter Counter, progress Progress) ([]Count, error) {
-	if progress == nil {
-		progress = func(string) {}
-	}
+	progress = runner.Quiet(progress)
 	var out []Count
 	for _, c := range cfg.cases() {
 		progress("counting syscalls (traced, not timed): " + c.Name())
@@ -144,11 +142,7 @@ func countReport(w io.Writer, out Outcome, goos string) error {
 		for _, class := range syncFiles {
 			row = append(row, syscount.FormatPerOp(c.Syncs(class)))
 		}
-		flushes := "unknown"
-		if f := c.FlushesPerOp(); f >= 0 {
-			flushes = syscount.FormatPerOp(f)
-		}
-		t.AddRow(append(row, flushes)...)
+		t.AddRow(append(row, c.FlushesText())...)
 	}
 	if err := t.Render(w); err != nil {
 		return err
@@ -157,7 +151,7 @@ func countReport(w io.Writer, out Outcome, goos string) error {
 	if goos != "darwin" {
 		fmt.Fprintf(w, "(F_FULLFSYNC and F_BARRIERFSYNC exist only on macOS: 0 on %s, where fullfsync changes no call.)\n", goos)
 	}
-	fmt.Fprintln(w, "(Device flushes are the disk's own counter, /proc/diskstats, read at the edges of the counted commits: other processes' flushes on the same disk add to them.)")
+	fmt.Fprintln(w, syscount.FlushesFootnote("commits"))
 	return nil
 }
 
@@ -167,17 +161,15 @@ func countReport(w io.Writer, out Outcome, goos string) error {
 func CountWarnings(counts []Count) []string {
 	var out []string
 	for _, c := range counts {
-		f := c.FlushesPerOp()
-		if f < 0 {
-			continue
-		}
+		var flushing, quiet string
 		switch s := c.AllSyncs(); {
-		case s >= 0.5 && f < 0.5:
-			out = append(out, fmt.Sprintf("%s made %s sync calls per commit but the device saw %s flushes per commit: its cache may be write-through, or a layer below (a VM, a file system option) drops flushes",
-				c.Name(), syscount.FormatPerOp(s), syscount.FormatPerOp(f)))
-		case s == 0 && f >= 0.5:
-			out = append(out, fmt.Sprintf("%s made no sync call yet the device saw %s flushes per commit: another process on the same disk may be syncing",
-				c.Name(), syscount.FormatPerOp(f)))
+		case s >= 0.5:
+			flushing = fmt.Sprintf("%s made %s sync calls per commit", c.Name(), syscount.FormatPerOp(s))
+		case s == 0:
+			quiet = c.Name() + " made no sync call"
+		}
+		if w := c.FlushMismatch(flushing, quiet, "commit"); w != "" {
+			out = append(out, w)
 		}
 	}
 	return out
@@ -186,17 +178,9 @@ func CountWarnings(counts []Count) []string {
 // countMetrics returns the metrics a case's pooled record carries from its
 // counting pass, named as durabench sync names its own.
 func countMetrics(c Count) map[string]float64 {
-	m := map[string]float64{"counted_ops": float64(c.Ops)}
-	for _, name := range syscount.SyncCalls {
-		if n := c.Counts.Total(name); n > 0 {
-			m["calls_per_op."+name] = c.PerOp(name)
-		}
-	}
+	m := c.Metrics(syscount.SyncCalls)
 	for _, class := range syncFiles {
 		m["syncs_per_op."+string(class)] = c.Syncs(class)
-	}
-	if f := c.FlushesPerOp(); f >= 0 {
-		m["device_flushes_per_op"] = f
 	}
 	return m
 }

@@ -39,20 +39,11 @@ func countChild(dir, spec string) error {
 	if err := json.Unmarshal([]byte(spec), &cfg); err != nil {
 		return err
 	}
-	window := syscount.ChildWindow(dir)
-	if window == nil {
-		return fmt.Errorf("not started as a counting child")
-	}
-	cfg.Marks = window
-	run, err := fixtures.NewRun(dir, "count", false)
-	if err != nil {
+	return syscount.ServeChild(dir, func(run *fixtures.Run, window *syscount.Window) error {
+		cfg.Marks = window
+		_, err := Run(run, cfg, nil)
 		return err
-	}
-	defer run.Close()
-	if _, err := Run(run, cfg, nil); err != nil {
-		return err
-	}
-	return window.Close()
+	})
 }
 
 func TestCountConfigIsOneCase(t *testing.T) {
@@ -232,7 +223,7 @@ func TestCountWarnings(t *testing.T) {
 	unknown := counted(caseOf("mattn", "wal", "full", "0", CheckpointDefault), 10, -1, map[trace.Class]map[string]uint64{trace.ClassWAL: {"fsync": 10}})
 	got := CountWarnings([]Count{synced, idle, fine, unknown})
 	want := []string{
-		"modernc-wal-full-ff0-ckptdefault made 1 sync calls per commit but the device saw 0 flushes per commit: its cache may be write-through, or a layer below (a VM, a file system option) drops flushes",
+		"modernc-wal-full-ff0-ckptdefault made 1 sync calls per commit but sent 0 flushes per commit to the device: its cache may be write-through, or a layer below (a VM, a file system option) drops flushes",
 		"modernc-wal-normal-ff0-ckptdefault made no sync call yet the device saw 0.8 flushes per commit: another process on the same disk may be syncing",
 	}
 	if !slices.Equal(got, want) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/durabench/durabench/drivers"
+	"github.com/durabench/durabench/runner"
 )
 
 // Selection is the engines a run uses, and those it leaves out.
@@ -21,7 +22,8 @@ type Selection struct {
 // SelectEngines decides which engines run. With asked empty, every engine
 // available here runs and the others are listed as Skipped; if none is
 // available, that is an error. An engine asked for by name must be
-// available: otherwise the error, wrapping ErrConfig, gives the reason. A
+// available: otherwise the error, a *runner.ConfigError wrapping
+// ErrConfig, gives the reason. A
 // library named with systemLib must load, even when the system engine is
 // not asked for by name, and naming one while leaving the system engine out
 // of asked is refused as a likely mistake.
@@ -29,11 +31,11 @@ func SelectEngines(asked []string, systemLib string) (Selection, error) {
 	status := drivers.Available(drivers.Options{SystemLib: systemLib})
 	if systemLib != "" {
 		if len(asked) > 0 && !slices.Contains(asked, "system") {
-			return Selection{}, fmt.Errorf("sqlitebench: %w: --sqlite-lib %s is only for the system engine, which --engines %s leaves out: add system or drop --sqlite-lib",
-				ErrConfig, systemLib, strings.Join(asked, ","))
+			return Selection{}, runner.Refuse(ErrConfig, "SystemLib,Engines", "the library %s is only for the system engine, which the engines asked for (%s) leave out: add system or name no library",
+				systemLib, strings.Join(asked, ","))
 		}
 		if st := statusOf(status, "system"); !st.Available {
-			return Selection{}, fmt.Errorf("sqlitebench: %w: %s: give the path of a libsqlite3 shared library", ErrConfig, st.Reason)
+			return Selection{}, runner.Refuse(ErrConfig, "SystemLib", "%s: give the path of a libsqlite3 shared library", st.Reason)
 		}
 	}
 	if len(asked) == 0 {
@@ -53,10 +55,10 @@ func SelectEngines(asked []string, systemLib string) (Selection, error) {
 	for _, name := range asked {
 		st := statusOf(status, name)
 		if st.Name == "" {
-			return Selection{}, fmt.Errorf("sqlitebench: %w: --engines %q: use one or more of %s", ErrConfig, name, strings.Join(drivers.Names(), ", "))
+			return Selection{}, runner.Refuse(ErrConfig, "Engines", "engine %q: use one or more of %s", name, strings.Join(drivers.Names(), ", "))
 		}
 		if !st.Available {
-			return Selection{}, fmt.Errorf("sqlitebench: %w: engine %s is unavailable: %s", ErrConfig, name, st.Reason)
+			return Selection{}, runner.Refuse(ErrConfig, "Engines", "engine %s is unavailable: %s", name, st.Reason)
 		}
 	}
 	return Selection{Names: slices.Clone(asked)}, nil

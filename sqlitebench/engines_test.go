@@ -34,10 +34,10 @@ func TestSelectEngines(t *testing.T) {
 		lib   string
 		want  string
 	}{
-		{[]string{"modernc", "sqlite"}, "", `--engines "sqlite": use one or more of modernc, mattn, system`},
-		{nil, missing, "--sqlite-lib " + missing + ": no such file: give the path of a libsqlite3 shared library"},
-		{[]string{"system"}, missing, "--sqlite-lib " + missing + ": no such file"},
-		{[]string{"modernc"}, missing, "--sqlite-lib " + missing + " is only for the system engine, which --engines modernc leaves out"},
+		{[]string{"modernc", "sqlite"}, "", `engine "sqlite": use one or more of modernc, mattn, system`},
+		{nil, missing, "library " + missing + ": no such file: give the path of a libsqlite3 shared library"},
+		{[]string{"system"}, missing, "library " + missing + ": no such file"},
+		{[]string{"modernc"}, missing, "the library " + missing + " is only for the system engine, which the engines asked for (modernc) leave out"},
 	} {
 		_, err := SelectEngines(tc.asked, tc.lib)
 		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), tc.want) {

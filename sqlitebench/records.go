@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/durabench/durabench/measure"
 	"github.com/durabench/durabench/results"
 )
 
@@ -39,35 +38,19 @@ func Records(cfg Config, out Outcome, envID string) []results.Record {
 		notes := slices.Concat(r.Notes, caveats(r, runtime.GOOS))
 		bytesPerCommit := float64(cfg.RowsPerCommit*cfg.RowBytes) / (1 << 20)
 		for i, rd := range r.Rounds {
-			recs = append(recs, results.Record{
-				Experiment: "sqlite",
-				Params:     params,
-				Round:      results.Round(i + 1),
-				N:          rd.Samples,
-				Stats:      results.Stats{Total: rd.Total},
-				OpsPerSec:  measure.PerSec(float64(rd.Samples), rd.Wall),
-				MiBPerSec:  measure.PerSec(float64(rd.Samples)*bytesPerCommit, rd.Wall),
-				Metrics:    map[string]float64{"allocs_per_commit": rd.AllocsPerCommit, "rows_checked": float64(rd.Rows)},
-				Notes:      notes,
-				Env:        envID,
-			})
+			rec := results.Timed("sqlite", params, results.Round(i+1), rd.Samples, results.Stats{Total: rd.Total}, rd.Wall, float64(rd.Samples)*bytesPerCommit, envID)
+			rec.Metrics = map[string]float64{"allocs_per_commit": rd.AllocsPerCommit, "rows_checked": float64(rd.Rows)}
+			rec.Notes = notes
+			recs = append(recs, rec)
 		}
 		var rows int64
 		for _, rd := range r.Rounds {
 			rows += rd.Rows
 		}
-		pooled := results.Record{
-			Experiment: "sqlite",
-			Params:     params,
-			Round:      results.PooledRound,
-			N:          r.Total.N,
-			Stats:      results.Stats{Total: r.Total},
-			OpsPerSec:  r.CommitsPerSec(),
-			MiBPerSec:  measure.PerSec(float64(r.Total.N)*bytesPerCommit, r.Wall),
-			Metrics:    map[string]float64{"allocs_per_commit": r.AllocsPerCommit, "rows_checked": float64(rows)},
-			Notes:      notes,
-			Env:        envID,
-		}
+		pooled := results.Timed("sqlite", params, results.PooledRound, r.Total.N, results.Stats{Total: r.Total}, r.Wall, float64(r.Total.N)*bytesPerCommit, envID)
+		pooled.Metrics = map[string]float64{"allocs_per_commit": r.AllocsPerCommit, "rows_checked": float64(rows)}
+		pooled.Notes = notes
+		pooled.Histogram = results.Histogram(r.Latency.Bins)
 		for _, c := range out.Counts {
 			if c.Case == r.Case {
 				maps.Copy(pooled.Metrics, countMetrics(c))

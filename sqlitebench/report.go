@@ -28,8 +28,8 @@ import (
 // Every figure stands under the settings SQLite reported; a case that did
 // not run as asked is marked and explained under its table.
 func Report(w io.Writer, cfg Config, out Outcome) error {
-	fmt.Fprintf(w, "SQLite commits: BEGIN; %s; COMMIT through reused prepared statements, one sample per commit; %s × %d commits after %d warm-up, a fresh database per case and round; commits/s over the timed wall time, percentiles pooled over all rounds (nearest rank)\n\n",
-		rowsPhrase(cfg), plural(cfg.Rounds, "round"), cfg.Commits, cfg.Warmup)
+	fmt.Fprintf(w, "SQLite commits: BEGIN; %s; COMMIT through reused prepared statements, one sample per commit; %s × %s after %d warm-up, a fresh database per case and round; commits/s over the timed wall time, percentiles pooled over all rounds (nearest rank)\n\n",
+		rowsPhrase(cfg), plural(cfg.Rounds, "round"), commitsPhrase(cfg), cfg.Warmup)
 	if err := defaultsTable(out).Render(w); err != nil {
 		return err
 	}
@@ -62,6 +62,16 @@ func Report(w io.Writer, cfg Config, out Outcome) error {
 // rowsPhrase says what a commit inserts: "1 insert of 100 bytes".
 func rowsPhrase(cfg Config) string {
 	return fmt.Sprintf("%s of %d bytes", plural(cfg.RowsPerCommit, "insert"), cfg.RowBytes)
+}
+
+// commitsPhrase says how many commits a round times: "500 commits", or
+// "500 commits (3000 in WAL mode, enough to hold checkpoints)".
+func commitsPhrase(cfg Config) string {
+	s := plural(cfg.Commits, "commit")
+	if cfg.WALCommits > 0 && cfg.WALCommits != cfg.Commits && slices.Contains(cfg.JournalModes, "wal") {
+		s += fmt.Sprintf(" (%d in WAL mode, enough to hold checkpoints)", cfg.WALCommits)
+	}
+	return s
 }
 
 // plural is "1 round", "3 rounds".
@@ -278,9 +288,10 @@ func Warnings(cfg Config, out Outcome, goos string) []string {
 		if !ranWAL(out.Results, e.Name) {
 			continue
 		}
-		if pages, err := strconv.Atoi(e.WALAutocheckpoint); err == nil && cfg.Warmup+cfg.Commits < pages {
-			warns = append(warns, fmt.Sprintf("WAL checkpoints (and at synchronous=normal the only syncs) run when the WAL reaches %d pages; a small commit adds about one page, so rounds of %d commits after %d warm-up hold few or none: use --commits %d or more to include them",
-				pages, cfg.Commits, cfg.Warmup, 2*pages))
+		walCommits := cfg.CommitsFor(Case{Asked: drivers.Settings{JournalMode: "wal"}})
+		if pages, err := strconv.Atoi(e.WALAutocheckpoint); err == nil && cfg.Warmup+walCommits < pages {
+			warns = append(warns, fmt.Sprintf("WAL checkpoints (and at synchronous=normal the only syncs) run when the WAL reaches %d pages; a small commit adds about one page, so WAL rounds of %d commits after %d warm-up hold few or none: use --wal-commits %d or more to include them",
+				pages, walCommits, cfg.Warmup, 2*pages))
 			break
 		}
 	}

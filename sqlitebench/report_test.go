@@ -28,7 +28,7 @@ func TestWarnings(t *testing.T) {
 		"engines differ when nothing is set: synchronous is full in modernc, system but normal in mattn; the same code gets a different durability from each engine unless it sets the pragma itself",
 		"engines differ when nothing is set: synchronous after journal_mode=wal is full in modernc, system but normal in mattn; the same code gets a different durability from each engine unless it sets the pragma itself",
 		"on linux SQLite has no F_FULLFSYNC (HAVE_FULLFSYNC=0): fullfsync=1 and checkpoint_fullfsync=1 read back 1 but change no system call, so their columns time the same syncs as 0",
-		"WAL checkpoints (and at synchronous=normal the only syncs) run when the WAL reaches 1000 pages; a small commit adds about one page, so rounds of 500 commits after 50 warm-up hold few or none: use --commits 2000 or more to include them",
+		"WAL checkpoints (and at synchronous=normal the only syncs) run when the WAL reaches 1000 pages; a small commit adds about one page, so WAL rounds of 500 commits after 50 warm-up hold few or none: use --wal-commits 2000 or more to include them",
 	}
 	if got := Warnings(cfg, out, "linux"); !slices.Equal(got, want) {
 		t.Errorf("Warnings(linux) =\n%q\nwant\n%q", got, want)
@@ -38,6 +38,33 @@ func TestWarnings(t *testing.T) {
 	cfg.Commits = 2000
 	if got := Warnings(cfg, out, "darwin"); !slices.Equal(got, want[:2]) {
 		t.Errorf("Warnings(darwin) = %q, want %q", got, want[:2])
+	}
+	// WAL cases get their own commit count: enough of them there, and no
+	// warning however few the other cases have.
+	cfg.Commits, cfg.WALCommits = 500, 3000
+	if got := Warnings(cfg, out, "darwin"); !slices.Equal(got, want[:2]) {
+		t.Errorf("Warnings(darwin) with --wal-commits 3000 = %q, want %q", got, want[:2])
+	}
+}
+
+// A WAL case runs WALCommits per round, every other case Commits, and the
+// report's first line says both.
+func TestCommitsFor(t *testing.T) {
+	cfg := Config{Commits: 500, WALCommits: 3000, JournalModes: []string{"delete", "wal"}}
+	wal := Case{Asked: drivers.Settings{JournalMode: "wal"}}
+	del := Case{Asked: drivers.Settings{JournalMode: "delete"}}
+	if got := cfg.CommitsFor(wal); got != 3000 {
+		t.Errorf("WAL case: %d commits, want 3000", got)
+	}
+	if got := cfg.CommitsFor(del); got != 500 {
+		t.Errorf("DELETE case: %d commits, want 500", got)
+	}
+	if got, want := commitsPhrase(cfg), "500 commits (3000 in WAL mode, enough to hold checkpoints)"; got != want {
+		t.Errorf("commitsPhrase = %q, want %q", got, want)
+	}
+	cfg.WALCommits = 0
+	if got := cfg.CommitsFor(wal); got != 500 {
+		t.Errorf("WALCommits 0: WAL case %d commits, want Commits (500)", got)
 	}
 }
 

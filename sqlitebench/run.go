@@ -70,8 +70,9 @@ type Result struct {
 	Notes   []string
 	Version string // the engine's SQLite version
 	Rounds  []Round
-	Total   measure.Stats // pooled over the rounds
-	Wall    int64         // sum of the rounds' walls
+	Total   measure.Stats        // pooled over the rounds
+	Latency measure.Distribution // the pooled commits' shape, kept for plots
+	Wall    int64                // sum of the rounds' walls
 	// AllocsPerCommit is over all rounds' timed commits.
 	AllocsPerCommit float64
 }
@@ -113,9 +114,7 @@ func runWith(run *fixtures.Run, cfg Config, progress Progress, lookup func(name 
 	if err := cfg.Validate(); err != nil {
 		return Outcome{}, err
 	}
-	if progress == nil {
-		progress = func(string) {}
-	}
+	progress = runner.Quiet(progress)
 	var out Outcome
 	engines := map[string]engine{}
 	for _, name := range cfg.Engines {
@@ -132,10 +131,7 @@ func runWith(run *fixtures.Run, cfg Config, progress Progress, lookup func(name 
 		out.Engines = append(out.Engines, info)
 	}
 	cases := cfg.cases()
-	acc := make([]*accumulator, len(cases))
-	for i, c := range cases {
-		acc[i] = newAccumulator(c, cfg)
-	}
+	acc := runner.Each(cases, func(c Case) *accumulator { return newAccumulator(c, cfg) })
 	for r := range cfg.Rounds {
 		for _, a := range acc {
 			if err := run.Err(); err != nil { // stopped: no new case
@@ -189,7 +185,7 @@ type accumulator struct {
 }
 
 func newAccumulator(c Case, cfg Config) *accumulator {
-	a := &accumulator{c: c, payload: runner.Payload(cfg.RowBytes), samples: measure.NewSamples(cfg.Rounds * cfg.Commits)}
+	a := &accumulator{c: c, payload: runner.Payload(cfg.RowBytes), samples: measure.NewSamples(cfg.Rounds * cfg.CommitsFor(c))}
 	return a
 }
 
@@ -230,6 +226,7 @@ func (a *accumulator) runRound(run *fixtures.Run, e engine, cfg Config, round in
 		return err
 	}
 
+	commits := cfg.CommitsFor(a.c)
 	mark := a.samples.Len()
 	var m0, m1 runtime.MemStats
 	release := measure.Hold()
@@ -237,10 +234,10 @@ func (a *accumulator) runRound(run *fixtures.Run, e engine, cfg Config, round in
 		cfg.Marks.Start()
 	}
 	runtime.ReadMemStats(&m0)
-	sp, err := stmts.commits(&next, cfg.Commits, cfg.RowsPerCommit, a.payload, a.samples)
+	sp, err := stmts.commits(&next, commits, cfg.RowsPerCommit, a.payload, a.samples)
 	runtime.ReadMemStats(&m1)
 	if cfg.Marks != nil {
-		cfg.Marks.Stop(cfg.Commits)
+		cfg.Marks.Stop(commits)
 	}
 	release()
 	if err != nil {
@@ -255,8 +252,8 @@ func (a *accumulator) runRound(run *fixtures.Run, e engine, cfg Config, round in
 	if err != nil {
 		return err
 	}
-	if want := int64(cfg.Warmup+cfg.Commits) * int64(cfg.RowsPerCommit); rows != want {
-		return fmt.Errorf("%d rows after %d commits of %d rows each, want %d: commits were lost", rows, cfg.Warmup+cfg.Commits, cfg.RowsPerCommit, want)
+	if want := int64(cfg.Warmup+commits) * int64(cfg.RowsPerCommit); rows != want {
+		return fmt.Errorf("%d rows after %d commits of %d rows each, want %d: commits were lost", rows, cfg.Warmup+commits, cfg.RowsPerCommit, want)
 	}
 	a.noteChanges(round, set, before, after)
 	a.allocs += m1.Mallocs - m0.Mallocs
@@ -265,7 +262,7 @@ func (a *accumulator) runRound(run *fixtures.Run, e engine, cfg Config, round in
 		Wall:            sp.Wall(),
 		Total:           measure.Summarize(a.samples.Total[mark:]),
 		Effective:       before,
-		AllocsPerCommit: float64(m1.Mallocs-m0.Mallocs) / float64(cfg.Commits),
+		AllocsPerCommit: float64(m1.Mallocs-m0.Mallocs) / float64(commits),
 		Rows:            rows,
 	})
 	return nil
@@ -292,7 +289,7 @@ func (a *accumulator) noteChanges(round int, set, before, after drivers.Settings
 }
 
 func (a *accumulator) result() Result {
-	r := Result{Case: a.c, Rounds: a.rounds, Total: measure.Summarize(a.samples.Total)}
+	r := Result{Case: a.c, Rounds: a.rounds, Total: measure.Summarize(a.samples.Total), Latency: measure.Distribute(a.samples.Total)}
 	if len(a.rounds) > 0 {
 		r.Effective = a.rounds[0].Effective
 	}

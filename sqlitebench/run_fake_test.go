@@ -218,3 +218,29 @@ func TestMismatchesIgnoreDefaultCheckpoint(t *testing.T) {
 		t.Errorf("mismatches = %v", m)
 	}
 }
+
+// WAL cases time WALCommits per round, the others Commits, and each
+// round's row check counts its own.
+func TestRunWALCommits(t *testing.T) {
+	f := &fakeEngine{}
+	cfg := smallConfig("modernc")
+	cfg.WALCommits = 35
+	out, err := runWith(newRun(t), cfg, nil, f.lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range out.Results {
+		want := cfg.Commits
+		if r.Asked.JournalMode == "wal" {
+			want = cfg.WALCommits
+		}
+		if r.Total.N != want*cfg.Rounds {
+			t.Errorf("%s: %d samples, want %d", r.Name(), r.Total.N, want*cfg.Rounds)
+		}
+		for _, rd := range r.Rounds {
+			if rd.Rows != int64((cfg.Warmup+want)*cfg.RowsPerCommit) {
+				t.Errorf("%s: %d rows checked, want %d", r.Name(), rd.Rows, (cfg.Warmup+want)*cfg.RowsPerCommit)
+			}
+		}
+	}
+}

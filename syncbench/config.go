@@ -10,6 +10,7 @@ import (
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/units"
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscalls"
 	"github.com/durabench/durabench/syscount"
 )
@@ -47,29 +48,20 @@ func (w Workload) State() fixtures.State {
 	return fixtures.Append
 }
 
+// ParseWorkload parses one workload name, in any case.
+func ParseWorkload(s string) (Workload, error) {
+	name := strings.ToLower(strings.TrimSpace(s))
+	for i, n := range workloadNames {
+		if n == name {
+			return Workload(i), nil
+		}
+	}
+	return 0, fmt.Errorf("workload %q: use one of %s", s, strings.Join(workloadNames, ", "))
+}
+
 // ParseWorkloads parses a comma-separated list of workload names.
 func ParseWorkloads(csv string) ([]Workload, error) {
-	var ws []Workload
-	for _, part := range strings.Split(csv, ",") {
-		name := strings.ToLower(strings.TrimSpace(part))
-		if name == "" {
-			continue
-		}
-		found := false
-		for i, n := range workloadNames {
-			if n == name {
-				ws = append(ws, Workload(i))
-				found = true
-			}
-		}
-		if !found {
-			return nil, fmt.Errorf("workload %q: use one of %s", part, strings.Join(workloadNames, ", "))
-		}
-	}
-	if len(ws) == 0 {
-		return nil, fmt.Errorf("no workload given: use one or more of %s", strings.Join(workloadNames, ", "))
-	}
-	return ws, nil
+	return runner.ParseList(csv, "workload", "use one or more of "+strings.Join(workloadNames, ", "), ParseWorkload)
 }
 
 // Order is how the methods of one case take turns.
@@ -131,62 +123,63 @@ type Config struct {
 var ErrConfig = errors.New("invalid configuration")
 
 // Validate checks everything that can be checked before a file is touched.
+// Its errors are *runner.ConfigError values naming the fields at fault.
 func (c Config) Validate() error {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...)
+	bad := func(fields, format string, args ...any) error {
+		return runner.Refuse(ErrConfig, fields, format, args...)
 	}
 	switch {
 	case len(c.Workloads) == 0:
-		return bad("no workload")
+		return bad("Workloads", "no workload")
 	case len(c.BlockSizes) == 0:
-		return bad("no block size")
+		return bad("BlockSizes", "no block size")
 	case len(c.Methods) == 0:
-		return bad("no sync method")
+		return bad("Methods", "no sync method")
 	case c.Iterations < 1:
-		return bad("--iterations %d: need at least one measured write", c.Iterations)
+		return bad("Iterations", "%d measured writes: need at least one", c.Iterations)
 	case c.Warmup < 0:
-		return bad("--warmup %d: must be 0 or more", c.Warmup)
+		return bad("Warmup", "%d warm-up writes: must be 0 or more", c.Warmup)
 	case c.Rounds < 1:
-		return bad("--rounds %d: need at least one round", c.Rounds)
+		return bad("Rounds", "%d rounds: need at least one", c.Rounds)
 	case c.SyncEvery < 1:
-		return bad("--sync-every %d: need at least one write per sync", c.SyncEvery)
+		return bad("SyncEvery", "%d writes per sync: need at least one", c.SyncEvery)
 	case c.Iterations%c.SyncEvery != 0:
-		return bad("--iterations %d is not a multiple of --sync-every %d: each sample is a whole batch", c.Iterations, c.SyncEvery)
+		return bad("Iterations,SyncEvery", "%d measured writes is not a multiple of %d writes per sync: each sample is a whole batch", c.Iterations, c.SyncEvery)
 	case c.Warmup%c.SyncEvery != 0:
-		return bad("--warmup %d is not a multiple of --sync-every %d: each warm-up sample is a whole batch", c.Warmup, c.SyncEvery)
+		return bad("Warmup,SyncEvery", "%d warm-up writes is not a multiple of %d writes per sync: each warm-up sample is a whole batch", c.Warmup, c.SyncEvery)
 	case c.MaxCaseBytes < 0:
-		return bad("--max-case-bytes %d: must be positive, or 0 for no cap", c.MaxCaseBytes)
+		return bad("MaxCaseBytes", "a cap of %d bytes per case: must be positive, or 0 for no cap", c.MaxCaseBytes)
 	case len(c.Threads) == 0:
-		return bad("no thread count")
+		return bad("Threads", "no thread count")
 	}
 	if err := c.checkLimits(); err != nil {
 		return err
 	}
 	for _, t := range c.Threads {
 		if t < 1 || t > 1024 {
-			return bad("--threads %d: use 1 to 1024", t)
+			return bad("Threads", "%d threads: use 1 to 1024", t)
 		}
 		if t > 1 && c.Order == Interleaved {
-			return bad("--order interleaved runs on one thread; drop --threads or use --order sequential")
+			return bad("Order,Threads", "the interleaved order runs on one thread, not %d: use one thread or the sequential order", t)
 		}
 		if t > 1 && c.Marks != nil {
-			return bad("a counting pass runs on one thread, not %d", t)
+			return bad("Threads", "a counting pass runs on one thread, not %d", t)
 		}
 	}
 	for _, bs := range c.BlockSizes {
 		if bs <= 0 {
-			return bad("block size %d: must be positive", bs)
+			return bad("BlockSizes", "block size %d: must be positive", bs)
 		}
 		for _, w := range c.Workloads {
 			if w == Append {
 				continue
 			}
 			if c.FileSize < bs {
-				return bad("--file-size %s is below the block size %s: a %s file must hold at least one write",
+				return bad("FileSize", "file size %s is below the block size %s: a %s file must hold at least one write",
 					units.FormatSize(c.FileSize), units.FormatSize(bs), w)
 			}
 			if need := c.capacityNeeded(bs); w == Fallocate && need > c.FileSize {
-				return bad("%s at %s needs %s for --warmup %d + --iterations %d%s, more than --file-size %s: a fallocated file never grows or wraps; raise --file-size to %s or write less",
+				return bad("FileSize", "%s at %s needs %s for %d warm-up + %d measured writes%s, more than the file size %s: a fallocated file never grows or wraps; raise the file size to %s or write less",
 					w, units.FormatSize(bs), units.FormatSize(need), c.Warmup, c.IterationsFor(bs), c.perFileNote(),
 					units.FormatSize(c.FileSize), units.FormatSize(need))
 			}

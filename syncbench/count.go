@@ -7,6 +7,7 @@ import (
 
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/results"
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscalls"
 	"github.com/durabench/durabench/syscount"
 )
@@ -24,9 +25,9 @@ type Count struct {
 	syscount.Result
 }
 
-// Counter runs a one-case configuration in a traced child and returns what
-// its measured writes did. The child runs Run with cfg and its Marks set.
-type Counter func(cfg Config) (syscount.Result, error)
+// Counter counts one case of a Config in a traced child (see
+// syscount.Counter).
+type Counter = syscount.Counter[Config]
 
 // CountConfig is the configuration of the counting pass for one workload,
 // size and method: one round, one thread, sequential, at most maxCountOps
@@ -35,7 +36,7 @@ func CountConfig(cfg Config, w Workload, bs int64, m syscalls.Method) Config {
 	c := cfg
 	c.Workloads, c.BlockSizes, c.Methods = []Workload{w}, []int64{bs}, []syscalls.Method{m}
 	c.Rounds, c.Threads, c.Order, c.Staircase = 1, []int{1}, Sequential, false
-	c.Iterations = max(c.SyncEvery, min(cfg.IterationsFor(bs), maxCountOps)/c.SyncEvery*c.SyncEvery)
+	c.Iterations = syscount.CapOps(cfg.IterationsFor(bs), maxCountOps, c.SyncEvery)
 	c.MaxCaseBytes = 0
 	return c
 }
@@ -44,15 +45,13 @@ func CountConfig(cfg Config, w Workload, bs int64, m syscalls.Method) Config {
 // Thread counts and order do not change what one write + sync calls, so
 // they are not repeated.
 func CountAll(cfg Config, counter Counter, progress Progress) ([]Count, error) {
-	if progress == nil {
-		progress = func(string) {}
-	}
+	progress = runner.Quiet(progress)
 	var out []Count
 	for _, w := range cfg.Workloads {
 		for _, bs := range cfg.BlockSizes {
 			for _, m := range cfg.Methods {
 				progress(fmt.Sprintf("counting syscalls (traced, not timed): %s %s %s", w, units.FormatSize(bs), m))
-				r, err := counter(CountConfig(cfg, w, bs, m))
+				r, err := counter(CountConfig(cfg, w, bs, m), nil)
 				if err != nil {
 					return nil, fmt.Errorf("syncbench: counting %s %s %s: %w", w, units.FormatSize(bs), m, err)
 				}
@@ -96,17 +95,12 @@ func CountReport(w io.Writer, cfg Config, counts []Count) error {
 		for _, name := range cols {
 			row = append(row, syscount.FormatPerOp(c.PerOp(name)))
 		}
-		flushes := "unknown"
-		if f := c.FlushesPerOp(); f >= 0 {
-			flushes = syscount.FormatPerOp(f)
-		}
-		row = append(row, flushes)
-		t.AddRow(row...)
+		t.AddRow(append(row, c.FlushesText())...)
 	}
 	if err := t.Render(w); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "(Device flushes are the disk's own counter, /proc/diskstats, read at the edges of the counted writes: other processes' flushes on the same disk add to them.)")
+	fmt.Fprintln(w, syscount.FlushesFootnote("writes"))
 	return nil
 }
 
@@ -116,17 +110,16 @@ func CountReport(w io.Writer, cfg Config, counts []Count) error {
 func CountWarnings(counts []Count) []string {
 	var out []string
 	for _, c := range counts {
-		f := c.FlushesPerOp()
-		if f < 0 {
-			continue
-		}
+		name := fmt.Sprintf("%s %s %s", c.Workload, units.FormatSize(c.BlockSize), c.Method)
+		var flushing, quiet string
 		switch p := c.Method.Promise(); {
-		case p == syscalls.PromiseStable && f < 0.5:
-			out = append(out, fmt.Sprintf("%s %s %s promises stable storage but sent %.2f flushes per write to the device: its cache may be write-through, or a layer below (a VM, a file system option) drops flushes",
-				c.Workload, units.FormatSize(c.BlockSize), c.Method, f))
-		case p < syscalls.PromiseOrdered && f >= 0.5:
-			out = append(out, fmt.Sprintf("%s %s %s promises no durability yet the device saw %.2f flushes per write: another process on the same disk may be syncing",
-				c.Workload, units.FormatSize(c.BlockSize), c.Method, f))
+		case p == syscalls.PromiseStable:
+			flushing = name + " promises stable storage"
+		case p < syscalls.PromiseOrdered:
+			quiet = name + " promises no durability"
+		}
+		if w := c.FlushMismatch(flushing, quiet, "write"); w != "" {
+			out = append(out, w)
 		}
 	}
 	return out
@@ -134,15 +127,4 @@ func CountWarnings(counts []Count) []string {
 
 // countMetrics returns the metrics a case's pooled record carries from its
 // counting pass.
-func countMetrics(c Count) map[string]float64 {
-	m := map[string]float64{"counted_ops": float64(c.Ops)}
-	for _, name := range countedCalls {
-		if n := c.Counts.Total(name); n > 0 {
-			m["calls_per_op."+name] = c.PerOp(name)
-		}
-	}
-	if f := c.FlushesPerOp(); f >= 0 {
-		m["device_flushes_per_op"] = f
-	}
-	return m
-}
+func countMetrics(c Count) map[string]float64 { return c.Metrics(countedCalls) }

@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/durabench/durabench/internal/units"
-	"github.com/durabench/durabench/measure"
 	"github.com/durabench/durabench/results"
 )
 
@@ -29,32 +28,14 @@ func Records(res []Result, counts []Count, envID string) []results.Record {
 	for _, r := range res {
 		params := r.Params()
 		for i, rd := range r.Rounds {
-			out = append(out, results.Record{
-				Experiment: "sync",
-				Params:     params,
-				Round:      results.Round(i + 1),
-				N:          rd.Samples,
-				Stats:      results.Stats{Total: rd.Total, Write: rd.Write, Sync: rd.Sync, HasSplit: true},
-				OpsPerSec:  measure.PerSec(float64(rd.Samples), rd.Wall),
-				MiBPerSec:  measure.PerSec(float64(rd.Bytes)/(1<<20), rd.Wall),
-				Env:        envID,
-			})
+			out = append(out, results.Timed("sync", params, results.Round(i+1), rd.Samples,
+				results.Stats{Total: rd.Total, Write: rd.Write, Sync: rd.Sync, HasSplit: true}, rd.Wall, float64(rd.Bytes)/(1<<20), envID))
 		}
-		pooled := results.Record{
-			Experiment: "sync",
-			Params:     params,
-			Round:      results.PooledRound,
-			N:          r.Total.N,
-			Stats:      results.Stats{Total: r.Total, Write: r.Write, Sync: r.Sync, HasSplit: true},
-			OpsPerSec:  r.OpsPerSec(),
-			MiBPerSec:  r.MiBPerSec(),
-			Metrics: map[string]float64{
-				"verified_writes": float64(r.Verified),
-				"file_bytes":      float64(r.FileSize),
-			},
-			Notes: []string{r.Method.Syscall() + ": " + r.Method.Promise().String()},
-			Env:   envID,
-		}
+		pooled := results.Timed("sync", params, results.PooledRound, r.Total.N,
+			results.Stats{Total: r.Total, Write: r.Write, Sync: r.Sync, HasSplit: true}, r.Wall, float64(r.Bytes)/(1<<20), envID)
+		pooled.Metrics = map[string]float64{"verified_writes": float64(r.Verified), "file_bytes": float64(r.FileSize)}
+		pooled.Notes = []string{r.Method.Syscall() + ": " + r.Method.Promise().String()}
+		pooled.Histogram = results.Histogram(r.Latency.Bins)
 		for _, c := range counts {
 			if c.Workload == r.Workload && c.BlockSize == r.BlockSize && c.Method == r.Method {
 				maps.Copy(pooled.Metrics, countMetrics(c))

@@ -52,8 +52,9 @@ type Result struct {
 	Bytes              int64
 	Staircase          measure.Staircase
 	Histogram          measure.Histogram
-	Verified           int   // writes whose stamps were read back, over all rounds
-	FileSize           int64 // size of the last round's file(s) after the run
+	Latency            measure.Distribution // the pooled samples' shape, kept for plots
+	Verified           int                  // writes whose stamps were read back, over all rounds
+	FileSize           int64                // size of the last round's file(s) after the run
 }
 
 // OpsPerSec is samples per second of wall time, over all threads.
@@ -72,14 +73,9 @@ func Run(run *fixtures.Run, cfg Config, progress Progress) ([]Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if progress == nil {
-		progress = func(string) {}
-	}
+	progress = runner.Quiet(progress)
 	cases := cfg.cases()
-	acc := make([]*accumulator, len(cases))
-	for i, c := range cases {
-		acc[i] = newAccumulator(c, cfg)
-	}
+	acc := runner.Each(cases, func(c Case) *accumulator { return newAccumulator(c, cfg) })
 	for r := range cfg.Rounds {
 		if cfg.Order == Interleaved {
 			// Cases come in groups of len(cfg.Methods) sharing a workload and size.
@@ -106,11 +102,7 @@ func Run(run *fixtures.Run, cfg Config, progress Progress) ([]Result, error) {
 			}
 		}
 	}
-	out := make([]Result, len(acc))
-	for i, a := range acc {
-		out[i] = a.result(cfg)
-	}
-	return out, nil
+	return runner.Each(acc, func(a *accumulator) Result { return a.result(cfg) }), nil
 }
 
 // cases lists the cells in table order: workload, size, threads, method.
@@ -163,6 +155,7 @@ func (a *accumulator) result(cfg Config) Result {
 		Verified:  a.verified,
 		FileSize:  a.size,
 		Histogram: measure.NewHistogram(all),
+		Latency:   measure.Distribute(all),
 	}
 	if cfg.Staircase {
 		r.Staircase = measure.StaircaseOf(all, measure.DefaultTolerance)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/measure"
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscalls"
 )
 
@@ -191,21 +192,22 @@ func TestLoopAllocatesNothing(t *testing.T) {
 
 func TestValidateRefuses(t *testing.T) {
 	tests := []struct {
-		name string
-		edit func(*Config)
-		want string
+		name   string
+		edit   func(*Config)
+		want   string
+		fields string // the fields the error names
 	}{
-		{"iterations 0", func(c *Config) { c.Iterations = 0 }, "--iterations 0"},
-		{"negative warmup", func(c *Config) { c.Warmup = -1 }, "--warmup -1"},
-		{"rounds 0", func(c *Config) { c.Rounds = 0 }, "--rounds 0"},
-		{"sync-every 0", func(c *Config) { c.SyncEvery = 0 }, "--sync-every 0"},
-		{"batch does not divide", func(c *Config) { c.SyncEvery = 5 }, "not a multiple of --sync-every 5"},
-		{"file below block", func(c *Config) { c.FileSize = 1024 }, "below the block size"},
-		{"fallocate capacity", func(c *Config) { c.FileSize = 64 << 10 }, "raise --file-size to 112K"},
-		{"interleaved capacity", func(c *Config) { c.Order = Interleaved; c.FileSize = 256 << 10 }, "for each of 3 interleaved methods"},
-		{"interleaved threads", func(c *Config) { c.Order = Interleaved; c.Threads = []int{2} }, "interleaved runs on one thread"},
-		{"threads 0", func(c *Config) { c.Threads = []int{0} }, "--threads 0"},
-		{"no methods", func(c *Config) { c.Methods = nil }, "no sync method"},
+		{"iterations 0", func(c *Config) { c.Iterations = 0 }, "0 measured writes: need at least one", "Iterations"},
+		{"negative warmup", func(c *Config) { c.Warmup = -1 }, "-1 warm-up writes: must be 0 or more", "Warmup"},
+		{"rounds 0", func(c *Config) { c.Rounds = 0 }, "0 rounds", "Rounds"},
+		{"sync-every 0", func(c *Config) { c.SyncEvery = 0 }, "0 writes per sync", "SyncEvery"},
+		{"batch does not divide", func(c *Config) { c.SyncEvery = 5 }, "not a multiple of 5 writes per sync", "Iterations,SyncEvery"},
+		{"file below block", func(c *Config) { c.FileSize = 1024 }, "below the block size", "FileSize"},
+		{"fallocate capacity", func(c *Config) { c.FileSize = 64 << 10 }, "raise the file size to 112K", "FileSize"},
+		{"interleaved capacity", func(c *Config) { c.Order = Interleaved; c.FileSize = 256 << 10 }, "for each of 3 interleaved methods", "FileSize"},
+		{"interleaved threads", func(c *Config) { c.Order = Interleaved; c.Threads = []int{2} }, "interleaved order runs on one thread", "Order,Threads"},
+		{"threads 0", func(c *Config) { c.Threads = []int{0} }, "0 threads: use 1 to 1024", "Threads"},
+		{"no methods", func(c *Config) { c.Methods = nil }, "no sync method", "Methods"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -215,6 +217,9 @@ func TestValidateRefuses(t *testing.T) {
 			err := cfg.Validate()
 			if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Validate() = %v, want it to say %q", err, tt.want)
+			}
+			if fields, _, _ := runner.FieldsOf(err); strings.Join(fields, ",") != tt.fields {
+				t.Errorf("Validate() names fields %q, want %q", fields, tt.fields)
 			}
 		})
 	}

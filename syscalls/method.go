@@ -96,31 +96,6 @@ func MethodNames() []string { return here.names() }
 // a method this OS lacks, is an error listing the methods this OS has.
 func ParseMethod(s string) (Method, error) { return here.parse(s) }
 
-// ParseMethods parses a comma-separated list of method names. The list must be
-// non-empty and name each method once.
-func ParseMethods(csv string) ([]Method, error) {
-	var ms []Method
-	seen := map[Method]bool{}
-	for _, part := range strings.Split(csv, ",") {
-		if strings.TrimSpace(part) == "" {
-			continue
-		}
-		m, err := ParseMethod(part)
-		if err != nil {
-			return nil, err
-		}
-		if seen[m] {
-			return nil, fmt.Errorf("sync method %q is listed twice", m)
-		}
-		seen[m] = true
-		ms = append(ms, m)
-	}
-	if len(ms) == 0 {
-		return nil, fmt.Errorf("no sync method given: use one or more of %s", strings.Join(MethodNames(), ", "))
-	}
-	return ms, nil
-}
-
 // methodSet is one OS's methods; here is this OS's.
 type methodSet struct {
 	os    string

@@ -81,18 +81,6 @@ func TestMethodSetsPerOS(t *testing.T) {
 	}
 }
 
-func TestParseMethods(t *testing.T) {
-	ms, err := ParseMethods("none, fsync,,fdatasync")
-	if err != nil || len(ms) != 3 || ms[0] != None || ms[1] != Fsync || ms[2] != Fdatasync {
-		t.Fatalf("ParseMethods = %v, %v", ms, err)
-	}
-	for _, bad := range []string{"", " , ", "fsync,fsync", "fsync,bogus"} {
-		if _, err := ParseMethods(bad); err == nil {
-			t.Errorf("ParseMethods(%q) accepted", bad)
-		}
-	}
-}
-
 func TestOpenFlagsAndExplicitSync(t *testing.T) {
 	if Dsync.OpenFlag() == 0 || Osync.OpenFlag() == 0 || Dsync.OpenFlag() == Osync.OpenFlag() {
 		t.Errorf("O_DSYNC/O_SYNC flags = %#x/%#x", Dsync.OpenFlag(), Osync.OpenFlag())

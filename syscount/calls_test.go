@@ -1,8 +1,11 @@
 package syscount
 
 import (
+	"errors"
+	"os"
 	"testing"
 
+	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/syscalls/trace"
 )
 
@@ -56,6 +59,67 @@ func TestColumnName(t *testing.T) {
 	for call, want := range map[string]string{"fsync": "fsync", FullFsyncCall: "F_FULLFSYNC", "fcntl(1234)": "1234"} {
 		if got := ColumnName(call); got != want {
 			t.Errorf("ColumnName(%q) = %q, want %q", call, got, want)
+		}
+	}
+}
+
+func TestReportPieces(t *testing.T) {
+	for _, tc := range []struct{ n, most, batch, want int }{
+		{2000, 500, 1, 500}, {2000, 500, 3, 498}, {100, 500, 4, 100}, {2, 500, 4, 4},
+	} {
+		if got := CapOps(tc.n, tc.most, tc.batch); got != tc.want {
+			t.Errorf("CapOps(%d, %d, %d) = %d, want %d", tc.n, tc.most, tc.batch, got, tc.want)
+		}
+	}
+	r := Result{Ops: 4, DeviceFlushes: 2, Counts: &trace.Counts{Syscalls: map[string]uint64{"fdatasync": 4, "fsync": 0}}}
+	if got := r.FlushesText(); got != FormatPerOp(0.5) {
+		t.Errorf("FlushesText = %q, want %q", got, FormatPerOp(0.5))
+	}
+	m := r.Metrics([]string{"fsync", "fdatasync"})
+	if len(m) != 3 || m["counted_ops"] != 4 || m["calls_per_op.fdatasync"] != 1 || m["device_flushes_per_op"] != 0.5 {
+		t.Errorf("Metrics = %v, want counted_ops 4, calls_per_op.fdatasync 1, device_flushes_per_op 0.5", m)
+	}
+	r.DeviceFlushes = -1
+	if got := r.FlushesText(); got != "unknown" {
+		t.Errorf("FlushesText without a counter = %q, want unknown", got)
+	}
+	if _, ok := r.Metrics(nil)["device_flushes_per_op"]; ok {
+		t.Error("Metrics has device flushes without a counter")
+	}
+}
+
+// TestServeChildRefusesOutsideCount: in a process Count did not start,
+// ServeChild measures nothing and creates nothing.
+func TestServeChildRefusesOutsideCount(t *testing.T) {
+	dir := t.TempDir()
+	called := false
+	err := ServeChild(dir, func(*fixtures.Run, *Window) error { called = true; return nil })
+	if !errors.Is(err, ErrNotChild) || called {
+		t.Errorf("ServeChild = %v, measured %v; want ErrNotChild and nothing measured", err, called)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("ServeChild left %d entries in dir", len(entries))
+	}
+}
+
+func TestFlushMismatch(t *testing.T) {
+	res := func(flushes int64) Result {
+		return Result{Ops: 10, DeviceFlushes: flushes, Counts: trace.NewCounts("ptrace", nil)}
+	}
+	for _, tc := range []struct {
+		flushes         int64
+		flushing, quiet string
+		want            string
+	}{
+		{0, "x promises stable storage", "", "x promises stable storage but sent 0 flushes per write to the device: " + NoFlushReason},
+		{10, "x promises stable storage", "", ""},
+		{8, "", "x promises no durability", "x promises no durability yet the device saw 0.8 flushes per write: " + OtherFlushReason},
+		{2, "", "x promises no durability", ""},
+		{-1, "x promises stable storage", "", ""},
+		{0, "", "", ""},
+	} {
+		if got := res(tc.flushes).FlushMismatch(tc.flushing, tc.quiet, "write"); got != tc.want {
+			t.Errorf("%d flushes, %q/%q: %q, want %q", tc.flushes, tc.flushing, tc.quiet, got, tc.want)
 		}
 	}
 }

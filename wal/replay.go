@@ -23,8 +23,8 @@ import (
 // record which belongs at the stopping point had been made durable, so its
 // loss is damage to durable data, and Replay returns ErrCorrupt.
 //
-// Why the rule is sound under the writer's storage assumptions (see
-// README): a crash can lose or tear only bytes not yet synced, in any order
+// Why the rule is sound under the writer's storage assumptions (see the
+// package doc, and docs/design/wal-format.md): a crash can lose or tear only bytes not yet synced, in any order
 // and any subset of sectors. The record at the stopping point was then not
 // durable, so no later record can have been framed after it became durable,
 // and valid records after it (unsynced writes that happened to persist) are

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/wal"
 
 	"github.com/durabench/durabench/fixtures"
@@ -49,64 +49,65 @@ type Config struct {
 // every payload for the read-back.
 const minBlock = wal.HeaderSize + stampSize
 
-// maxWriters bounds --writers.
+// maxWriters bounds the writer counts.
 const maxWriters = 1024
 
 // ErrConfig is wrapped by every error Validate returns.
 var ErrConfig = errors.New("invalid configuration")
 
 // Validate checks everything that can be checked before a file is made,
-// and says what to change.
+// and says what to change. Its errors are *runner.ConfigError values
+// naming the fields at fault.
 func (c Config) Validate() error {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...)
+	bad := func(fields, format string, args ...any) error {
+		return runner.Refuse(ErrConfig, fields, format, args...)
 	}
 	switch {
 	case len(c.Layouts) == 0:
-		return bad("no layout: use append, fallocate or initialized")
+		return bad("Layouts", "no layout: use append, fallocate or initialized")
 	case len(c.BlockSizes) == 0:
-		return bad("no block size")
+		return bad("BlockSizes", "no block size")
 	case len(c.IOModes) == 0:
-		return bad("no I/O mode: use buffered or direct")
+		return bad("IOModes", "no I/O mode: use buffered or direct")
 	case len(c.Methods) == 0:
-		return bad("no sync method")
+		return bad("Methods", "no sync method")
 	case len(c.Writers) == 0:
-		return bad("no writer count")
+		return bad("Writers", "no writer count")
 	case c.Iterations < 1:
-		return bad("--iterations %d: need at least one measured record", c.Iterations)
+		return bad("Iterations", "%d measured records: need at least one", c.Iterations)
 	case c.Warmup < 0:
-		return bad("--warmup %d: must be 0 or more", c.Warmup)
+		return bad("Warmup", "%d warm-up records: must be 0 or more", c.Warmup)
 	case c.Rounds < 1:
-		return bad("--rounds %d: need at least one round", c.Rounds)
+		return bad("Rounds", "%d rounds: need at least one", c.Rounds)
 	case c.SyncEvery < 1:
-		return bad("--sync-every %d: need at least one record per sync", c.SyncEvery)
+		return bad("SyncEvery", "%d records per sync: need at least one", c.SyncEvery)
 	case c.FileSize < 0:
-		return bad("--file-size %d is negative", c.FileSize)
+		return bad("FileSize", "segment size %d is negative", c.FileSize)
 	}
 	if err := c.checkLimits(); err != nil {
 		return err
 	}
 	for _, m := range c.Methods {
 		if !m.SyncsExplicitly() {
-			return bad("--methods %s: the log writer makes its own sync call after each group; use fsync or fdatasync (on darwin also barrier or full)", m)
+			return bad("Methods", "sync method %s: the log writer makes its own sync call after each group; use fsync or fdatasync (on darwin also barrier or full)", m)
 		}
 	}
 	for _, w := range c.Writers {
 		switch {
 		case w < 1 || w > maxWriters:
-			return bad("--writers %d: use 1 to %d", w, maxWriters)
+			return bad("Writers", "%d writers: use 1 to %d", w, maxWriters)
 		case w > 1 && c.SyncEvery > 1:
-			return bad("--sync-every %d batches one writer's records, and --writers %d share syncs by themselves: use one or the other", c.SyncEvery, w)
+			return bad("SyncEvery,Writers", "%d records per sync batch one writer's records, and %d writers share syncs by themselves: use one or the other", c.SyncEvery, w)
 		case w > c.Iterations:
-			return bad("--writers %d is more than --iterations %d: every writer needs a measured record", w, c.Iterations)
+			return bad("Writers,Iterations", "%d writers is more than %d measured records: every writer needs a measured record", w, c.Iterations)
 		}
 	}
 	if c.Iterations%c.SyncEvery != 0 || c.Warmup%c.SyncEvery != 0 {
-		return bad("--iterations %d and --warmup %d must be multiples of --sync-every %d: each sample is a whole batch", c.Iterations, c.Warmup, c.SyncEvery)
+		return bad("Iterations,Warmup,SyncEvery", "%d measured and %d warm-up records must be multiples of %d records per sync: each sample is a whole batch", c.Iterations, c.Warmup, c.SyncEvery)
 	}
 	for _, bs := range c.BlockSizes {
 		if err := c.checkBlock(bs); err != nil {
-			return fmt.Errorf("%w: %w", ErrConfig, err)
+			return err
 		}
 	}
 	return nil
@@ -114,24 +115,27 @@ func (c Config) Validate() error {
 
 // checkBlock checks one block size against the framing and the segments.
 func (c Config) checkBlock(bs int64) error {
+	bad := func(fields, format string, args ...any) error {
+		return runner.Refuse(ErrConfig, fields, format, args...)
+	}
 	size := units.FormatSize(bs)
 	if bs < minBlock || bs%wal.FrameAlign != 0 {
-		return fmt.Errorf("block size %s: a record is one block of a %d-byte header and its payload, framed on %d bytes; use a multiple of %d of at least %d",
+		return bad("BlockSizes", "block size %s: a record is one block of a %d-byte header and its payload, framed on %d bytes; use a multiple of %d of at least %d",
 			size, wal.HeaderSize, wal.FrameAlign, wal.FrameAlign, minBlock)
 	}
 	if c.FileSize == 0 {
 		return nil
 	}
 	if c.hasDirect() && c.FileSize%wal.DefaultAlignment != 0 {
-		return fmt.Errorf("--file-size %d is not a multiple of %d, the direct-I/O alignment, so the last block would pass it: use %s",
+		return bad("FileSize", "segment size %d is not a multiple of %d, the direct-I/O alignment, so the last block would pass it: use %s",
 			c.FileSize, wal.DefaultAlignment, units.FormatSize(roundDown(c.FileSize, wal.DefaultAlignment)))
 	}
 	if bs > c.FileSize {
-		return fmt.Errorf("block size %s does not fit in --file-size %s: raise --file-size", size, units.FormatSize(c.FileSize))
+		return bad("BlockSizes,FileSize", "block size %s does not fit in a segment of %s: raise the segment size", size, units.FormatSize(c.FileSize))
 	}
 	for _, l := range c.Layouts {
 		if need := c.capacityNeeded(bs); l.FixedSize() && need > c.FileSize {
-			return fmt.Errorf("%s at %s needs %s for --warmup %d + --iterations %d (%d records of %d bytes, headers included%s), more than --file-size %s: %s segments never grow or wrap; raise --file-size to %s or write fewer records",
+			return bad("FileSize", "%s at %s needs %s for %d warm-up + %d measured records (%d records of %d bytes, headers included%s), more than the segment size %s: %s segments never grow or wrap; raise the segment size to %s or write fewer records",
 				l, size, units.FormatSize(need), c.Warmup, c.Iterations, c.Warmup+c.Iterations, bs, c.paddingNote(),
 				units.FormatSize(c.FileSize), l, units.FormatSize(roundUp64(need, 1<<20)))
 		}
@@ -186,40 +190,12 @@ func (c Config) paddingNote() string {
 
 // ParseIOModes parses a comma-separated list of I/O modes.
 func ParseIOModes(csv string) ([]wal.IOMode, error) {
-	var out []wal.IOMode
-	for _, part := range strings.Split(csv, ",") {
-		if strings.TrimSpace(part) == "" {
-			continue
-		}
-		m, err := wal.ParseIOMode(part)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no I/O mode in %q: use buffered, direct or both", csv)
-	}
-	return out, nil
+	return runner.ParseList(csv, "I/O mode", "use buffered, direct or both", wal.ParseIOMode)
 }
 
 // ParseLayouts parses a comma-separated list of segment layouts.
 func ParseLayouts(csv string) ([]fixtures.State, error) {
-	var out []fixtures.State
-	for _, part := range strings.Split(csv, ",") {
-		if strings.TrimSpace(part) == "" {
-			continue
-		}
-		l, err := fixtures.ParseState(part)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no layout in %q: use append, fallocate, initialized", csv)
-	}
-	return out, nil
+	return runner.ParseList(csv, "layout", "use append, fallocate, initialized", fixtures.ParseState)
 }
 
 func roundUp64(n, gran int64) int64 { return (n + gran - 1) / gran * gran }

@@ -24,6 +24,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/wal"
 
 	"github.com/durabench/durabench/fixtures"
@@ -45,10 +46,9 @@ type Count struct {
 	syscount.Result
 }
 
-// Counter runs a one-case configuration in a traced child, attributing
-// files with classify, and returns what its timed commits did. The child
-// runs Run with cfg and its Marks set.
-type Counter func(cfg Config, classify trace.Classifier) (syscount.Result, error)
+// Counter counts one case of a Config in a traced child (see
+// syscount.Counter).
+type Counter = syscount.Counter[Config]
 
 // CountConfig is the configuration of the counting pass for one writer in
 // case c's layout, block size, I/O mode and method: one round, the run's
@@ -59,7 +59,7 @@ func CountConfig(cfg Config, c Case) Config {
 	cc.Layouts, cc.BlockSizes, cc.IOModes, cc.Methods = []fixtures.State{c.Layout}, []int64{c.BlockSize}, []wal.IOMode{c.IOMode}, []syscalls.Method{c.Method}
 	cc.Writers, cc.Rounds, cc.Marks = []int{1}, 1, nil
 	cc.FileSize = cfg.SegmentSize(c.BlockSize)
-	cc.Iterations = max(cfg.SyncEvery, min(cfg.Iterations, maxCountRecords)/cfg.SyncEvery*cfg.SyncEvery)
+	cc.Iterations = syscount.CapOps(cfg.Iterations, maxCountRecords, cfg.SyncEvery)
 	return cc
 }
 
@@ -79,9 +79,7 @@ func SegmentClassifier(path string, isDir bool) trace.Class {
 // CountAll runs a counting pass with one writer for every layout, block
 // size, I/O mode and method of cfg.
 func CountAll(cfg Config, counter Counter, progress func(string)) ([]Count, error) {
-	if progress == nil {
-		progress = func(string) {}
-	}
+	progress = runner.Quiet(progress)
 	var out []Count
 	for _, c := range cfg.cases() {
 		c.Writers = 1
@@ -155,11 +153,7 @@ func countReport(w io.Writer, cfg Config, counts []Count, goos string) error {
 		for _, name := range cols {
 			row = append(row, syscount.FormatPerOp(c.PerOp(name)))
 		}
-		flushes := "unknown"
-		if f := c.FlushesPerOp(); f >= 0 {
-			flushes = syscount.FormatPerOp(f)
-		}
-		t.AddRow(append(row, syscount.FormatPerOp(c.DirSyncs()), flushes)...)
+		t.AddRow(append(row, syscount.FormatPerOp(c.DirSyncs()), c.FlushesText())...)
 	}
 	if err := t.Render(w); err != nil {
 		return err
@@ -168,7 +162,7 @@ func countReport(w io.Writer, cfg Config, counts []Count, goos string) error {
 	if len(cfg.Writers) > 1 || cfg.Writers[0] > 1 {
 		fmt.Fprintln(w, "(Counted with one writer: the calls a commit makes do not depend on the writer count. With several writers commits share syncs, and syncs per commit is 1 / records/sync in the throughput table: the writer counts its own syncs while timed, as tracing would slow every call and grow the groups.)")
 	}
-	fmt.Fprintln(w, "(Device flushes are the disk's own counter, /proc/diskstats, read at the edges of the counted commits: other processes' flushes on the same disk add to them.)")
+	fmt.Fprintln(w, syscount.FlushesFootnote("commits"))
 	return nil
 }
 
@@ -178,9 +172,12 @@ func countReport(w io.Writer, cfg Config, counts []Count, goos string) error {
 func CountWarnings(counts []Count) []string {
 	var out []string
 	for _, c := range counts {
-		if f := c.FlushesPerOp(); f >= 0 && f < 0.5 && c.Method.Promise() == syscalls.PromiseStable {
-			out = append(out, fmt.Sprintf("%s %s %s %s promises stable storage but sent %s flushes per commit to the device: its cache may be write-through, or a layer below (a VM, a file system option) drops flushes",
-				c.Layout, units.FormatSize(c.BlockSize), c.IOMode, c.Method, syscount.FormatPerOp(f)))
+		if c.Method.Promise() != syscalls.PromiseStable {
+			continue
+		}
+		name := fmt.Sprintf("%s %s %s %s promises stable storage", c.Layout, units.FormatSize(c.BlockSize), c.IOMode, c.Method)
+		if w := c.FlushMismatch(name, "", "commit"); w != "" {
+			out = append(out, w)
 		}
 	}
 	return out
@@ -189,19 +186,9 @@ func CountWarnings(counts []Count) []string {
 // countMetrics returns the metrics a one-writer case's pooled record
 // carries from its counting pass, named as durabench sync names its own.
 func countMetrics(c Count) map[string]float64 {
-	m := map[string]float64{
-		"counted_ops":            float64(c.Ops),
-		"writes_per_op":          c.Writes(),
-		"write_bytes_per_op":     c.WriteBytes(),
-		"syncs_per_op.directory": c.DirSyncs(),
-	}
-	for _, name := range syscount.SyncCalls {
-		if n := c.Counts.Total(name); n > 0 {
-			m["calls_per_op."+name] = c.PerOp(name)
-		}
-	}
-	if f := c.FlushesPerOp(); f >= 0 {
-		m["device_flushes_per_op"] = f
-	}
+	m := c.Metrics(syscount.SyncCalls)
+	m["writes_per_op"] = c.Writes()
+	m["write_bytes_per_op"] = c.WriteBytes()
+	m["syncs_per_op.directory"] = c.DirSyncs()
 	return m
 }

@@ -46,20 +46,11 @@ func runCountChild(dir, spec string) error {
 	if err := json.Unmarshal([]byte(spec), &cfg); err != nil {
 		return err
 	}
-	window := syscount.ChildWindow(dir)
-	if window == nil {
-		return fmt.Errorf("not started as a counting child")
-	}
-	cfg.Marks = window
-	run, err := fixtures.NewRun(dir, "count", false)
-	if err != nil {
+	return syscount.ServeChild(dir, func(run *fixtures.Run, window *syscount.Window) error {
+		cfg.Marks = window
+		_, err := Run(run, cfg, nil)
 		return err
-	}
-	defer run.Close()
-	if _, err := Run(run, cfg, nil); err != nil {
-		return err
-	}
-	return window.Close()
+	})
 }
 
 func TestCountConfigIsOneWriterOfOneCase(t *testing.T) {

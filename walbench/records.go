@@ -33,17 +33,10 @@ func Records(res []Result, counts []Count, envID string) []results.Record {
 	for _, r := range res {
 		params := r.Params()
 		for i, rd := range r.Rounds {
-			out = append(out, results.Record{
-				Experiment: "wal",
-				Params:     params,
-				Round:      results.Round(i + 1),
-				N:          rd.Samples,
-				Stats:      results.Stats{Total: rd.Total, Write: rd.Write, Sync: rd.Sync, HasSplit: r.Split()},
-				OpsPerSec:  measure.PerSec(float64(rd.Samples), rd.Wall),
-				MiBPerSec:  measure.PerSec(float64(int64(rd.Records)*r.BlockSize)/(1<<20), rd.Wall),
-				Metrics:    groupMetrics(rd.Metrics, rd.Wall),
-				Env:        envID,
-			})
+			rec := results.Timed("wal", params, results.Round(i+1), rd.Samples,
+				results.Stats{Total: rd.Total, Write: rd.Write, Sync: rd.Sync, HasSplit: r.Split()}, rd.Wall, float64(int64(rd.Records)*r.BlockSize)/(1<<20), envID)
+			rec.Metrics = groupMetrics(rd.Metrics, rd.Wall)
+			out = append(out, rec)
 		}
 		metrics := groupMetrics(r.Metrics, r.Wall)
 		metrics["verified_records"] = float64(r.Verified)
@@ -54,18 +47,11 @@ func Records(res []Result, counts []Count, envID string) []results.Record {
 				maps.Copy(metrics, countMetrics(c))
 			}
 		}
-		out = append(out, results.Record{
-			Experiment: "wal",
-			Params:     params,
-			Round:      results.PooledRound,
-			N:          r.Total.N,
-			Stats:      results.Stats{Total: r.Total, Write: r.Write, Sync: r.Sync, HasSplit: r.Split()},
-			OpsPerSec:  r.CommitsPerSec(),
-			MiBPerSec:  r.MiBPerSec(),
-			Metrics:    metrics,
-			Notes:      []string{r.Method.Syscall() + ": " + r.Method.Promise().String()},
-			Env:        envID,
-		})
+		pooled := results.Timed("wal", params, results.PooledRound, r.Total.N,
+			results.Stats{Total: r.Total, Write: r.Write, Sync: r.Sync, HasSplit: r.Split()}, r.Wall, float64(int64(r.Records)*r.BlockSize)/(1<<20), envID)
+		pooled.Metrics, pooled.Notes = metrics, []string{r.Method.Syscall() + ": " + r.Method.Promise().String()}
+		pooled.Histogram = results.Histogram(r.Latency.Bins)
+		out = append(out, pooled)
 	}
 	return out
 }

@@ -6,14 +6,11 @@ import (
 	"strconv"
 
 	"github.com/durabench/durabench/internal/units"
+	"github.com/durabench/durabench/measure"
 	"github.com/durabench/durabench/results"
 	"github.com/durabench/durabench/syscalls"
 	"github.com/durabench/durabench/wal"
 )
-
-// kneeShare is the share of the best commits/s that defines the knee of
-// the group-commit curve.
-const kneeShare = 0.9
 
 // Report writes the human report of a run: per case the figures of the
 // Linux Rust fsync/WAL micro-benchmark (mean write, mean sync, mean commit, pooled percentiles), then
@@ -88,7 +85,7 @@ func curves(w io.Writer, res []Result) error {
 			t.AddRow(strconv.Itoa(r.Writers), results.FormatRate(r.CommitsPerSec()),
 				results.FormatDuration(r.Total.P50), results.FormatDuration(r.Total.P99),
 				strconv.FormatFloat(r.Metrics.RecordsPerSync(), 'f', 2, 64),
-				strconv.FormatFloat(100*r.CommitsPerSec()/k.peak, 'f', 0, 64)+" %")
+				strconv.FormatFloat(100*r.CommitsPerSec()/k.Peak, 'f', 0, 64)+" %")
 		}
 		if err := t.Render(w); err != nil {
 			return err
@@ -117,42 +114,42 @@ func groupCurves(res []Result) [][]Result {
 	return groups
 }
 
-// knee is where a group-commit curve stops paying: the fewest writers that
-// reach kneeShare of the best commits/s.
+// knee is where a group-commit curve stops paying (measure.FindKnee),
+// with the p99 at that writer count.
 type knee struct {
-	writers     int
-	share       float64
-	p99         int64
-	peak        float64
-	peakWriters int
+	measure.Knee
+	p99      int64
+	prevLast int // the second-largest writer count tried
 }
 
 // kneeOf finds the knee of one curve.
 func kneeOf(curve []Result) knee {
-	var k knee
-	for _, r := range curve {
-		if cps := r.CommitsPerSec(); cps > k.peak {
-			k.peak, k.peakWriters = cps, r.Writers
-		}
+	xs, ys := make([]int, len(curve)), make([]float64, len(curve))
+	for i, r := range curve {
+		xs[i], ys[i] = r.Writers, r.CommitsPerSec()
 	}
-	for _, r := range curve {
-		if cps := r.CommitsPerSec(); cps >= kneeShare*k.peak {
-			k.writers, k.share, k.p99 = r.Writers, cps/k.peak, r.Total.P99
-			break
-		}
+	k := knee{Knee: measure.FindKnee(xs, ys), p99: curve[0].Total.P99}
+	k.p99 = curve[k.Index].Total.P99
+	if n := len(xs); n >= 2 {
+		k.prevLast = xs[n-2]
 	}
 	return k
 }
 
-// String puts the knee in a sentence.
+// String puts the knee in a sentence, or says that the curve was still
+// rising at the largest writer count tried.
 func (k knee) String() string {
+	if !k.Inside {
+		return fmt.Sprintf("No knee within %d–%d writers: commits/s still rose %.0f %% from %d to %d writers (peak %s with %s); try more writers, e.g. --writers %d,%d.",
+			k.First, k.Last, 100*k.LastGain, k.prevLast, k.Last, results.FormatRate(k.Peak), writersWord(k.PeakAt), 2*k.Last, 4*k.Last)
+	}
 	verb := "reach"
-	if k.writers == 1 {
+	if k.At == 1 {
 		verb = "reaches"
 	}
 	return fmt.Sprintf("%s %s %.0f %% of peak at p99 %s (peak %s with %s).",
-		writersWord(k.writers), verb, 100*k.share,
-		results.FormatDuration(k.p99), results.FormatRate(k.peak), writersWord(k.peakWriters))
+		writersWord(k.At), verb, 100*k.Share,
+		results.FormatDuration(k.p99), results.FormatRate(k.Peak), writersWord(k.PeakAt))
 }
 
 func writersWord(n int) string {

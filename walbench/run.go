@@ -48,10 +48,11 @@ type Result struct {
 	Total, Write, Sync measure.Stats // pooled; Write and Sync only with one writer
 	Wall               int64         // sum of the rounds' walls
 	Records            int
-	Metrics            wal.Metrics // summed over the rounds
-	Verified           uint64      // records Replay read back over all rounds, warm-up included
-	EOFBefore          int64       // the last round's first segment, before its first record
-	EOFAfter           int64       // and after the writer closed
+	Metrics            wal.Metrics          // summed over the rounds
+	Verified           uint64               // records Replay read back over all rounds, warm-up included
+	EOFBefore          int64                // the last round's first segment, before its first record
+	EOFAfter           int64                // and after the writer closed
+	Latency            measure.Distribution // the pooled commits' shape, kept for plots
 }
 
 // Split reports whether write and sync were timed apart: with one writer.
@@ -78,14 +79,9 @@ func Run(run *fixtures.Run, cfg Config, progress func(string)) ([]Result, error)
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if progress == nil {
-		progress = func(string) {}
-	}
+	progress = runner.Quiet(progress)
 	cases := cfg.cases()
-	acc := make([]*accumulator, len(cases))
-	for i, c := range cases {
-		acc[i] = newAccumulator(c, cfg)
-	}
+	acc := runner.Each(cases, func(c Case) *accumulator { return newAccumulator(c, cfg) })
 	for r := range cfg.Rounds {
 		for _, a := range acc {
 			if err := run.Err(); err != nil { // stopped: no new case
@@ -98,11 +94,7 @@ func Run(run *fixtures.Run, cfg Config, progress func(string)) ([]Result, error)
 			progress(fmt.Sprintf("round %d/%d %s: %s", r+1, cfg.Rounds, a.c.Name(), line))
 		}
 	}
-	out := make([]Result, len(acc))
-	for i, a := range acc {
-		out[i] = a.result()
-	}
-	return out, nil
+	return runner.Each(acc, (*accumulator).result), nil
 }
 
 // cases lists the cells in table order: layout, size, I/O mode, method,
@@ -277,7 +269,8 @@ func (a *accumulator) addRound(mark []int, sp measure.Span, m wal.Metrics) {
 
 func (a *accumulator) result() Result {
 	sum := a.samples.SummarizeSince(nil)
-	r := Result{Case: a.c, Rounds: a.rounds, Total: sum.Total, Verified: a.verified, EOFBefore: a.before, EOFAfter: a.after}
+	total, _, _ := a.samples.All()
+	r := Result{Case: a.c, Rounds: a.rounds, Total: sum.Total, Latency: measure.Distribute(total), Verified: a.verified, EOFBefore: a.before, EOFAfter: a.after}
 	if a.c.Split() {
 		r.Write, r.Sync = sum.Write, sum.Sync
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/durabench/durabench/results"
@@ -70,6 +69,18 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 	return nil
 }
 
+// parseOptions is parseFlags for a command that takes flags only: an
+// argument that is not a flag is refused input.
+func parseOptions(fs *pflag.FlagSet, args []string) error {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("unexpected arguments %q", fs.Args())
+	}
+	return nil
+}
+
 // devNull discards pflag's own error printing: dispatch prints the error once.
 type devNull struct{}
 
@@ -88,24 +99,4 @@ func checkNewOut(out string) error {
 		return usageErrorf("--out %s: %v", out, strings.TrimPrefix(err.Error(), "results: "))
 	}
 	return nil
-}
-
-// parseInts parses a comma-separated list of whole numbers.
-func parseInts(csv string) ([]int, error) {
-	var out []int
-	for _, part := range strings.Split(csv, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		n, err := strconv.Atoi(part)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a whole number", part)
-		}
-		out = append(out, n)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no number in %q", csv)
-	}
-	return out, nil
 }

@@ -2,7 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
+	"errors"
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/sqlitebench"
@@ -14,12 +14,37 @@ import (
 
 // The counting passes: a measuring command re-runs each case in a child
 // durabench traced by syscount (ptrace on Linux, the interposer on macOS).
-// The child is a hidden command that takes the case's configuration as JSON,
+// The child is a child role (roles.go) that takes the case's configuration as JSON,
 // runs it with its counting window marked, and reports the window's
 // operations and device flushes through the file that syscount names in its
 // environment. Users never call it.
 
-// countInChild runs the hidden command role as a traced counting child
+func init() {
+	registerRole(countSyncRole, countChild(countSyncRole, "durabench sync", func(run *fixtures.Run, cfg syncbench.Config, w *syscount.Window) error {
+		cfg.Marks = w
+		_, err := syncbench.Run(run, cfg, nil)
+		return err
+	}))
+	registerRole(countSQLiteRole, countChild(countSQLiteRole, "durabench sqlite", func(run *fixtures.Run, cfg sqlitebench.Config, w *syscount.Window) error {
+		cfg.Marks = w
+		_, err := sqlitebench.Run(run, cfg, nil)
+		return err
+	}))
+	registerRole(countWALRole, countChild(countWALRole, "durabench wal", func(run *fixtures.Run, cfg walbench.Config, w *syscount.Window) error {
+		cfg.Marks = w
+		_, err := walbench.Run(run, cfg, nil)
+		return err
+	}))
+}
+
+// The counting roles.
+const (
+	countSyncRole   = "__count-sync"
+	countSQLiteRole = "__count-sqlite"
+	countWALRole    = "__count-wal"
+)
+
+// countInChild runs the child role role as a traced counting child
 // inside run's directory, with cfg as its configuration, attributing files
 // with classify (nil: by name).
 func countInChild(run *fixtures.Run, role string, cfg any, classify trace.Classifier) (syscount.Result, error) {
@@ -47,87 +72,40 @@ func runCountChild(role, parent string, args []string, cfg any, measure func(run
 	if err := json.Unmarshal([]byte(*config), cfg); err != nil {
 		return usageErrorf("--config: %v", err)
 	}
-	window := syscount.ChildWindow(*dir)
-	if window == nil {
+	err := syscount.ServeChild(*dir, measure)
+	if errors.Is(err, syscount.ErrNotChild) {
 		return usageErrorf("%s runs only as a counting child of %s --count-syscalls", role, parent)
 	}
-	run, err := fixtures.NewRun(*dir, "count", false)
-	if err != nil {
-		return err
-	}
-	defer run.Close()
-	if err := measure(run, window); err != nil {
-		return err
-	}
-	if err := window.Close(); err != nil {
-		return fmt.Errorf("report the counting window: %w", err)
-	}
-	return nil
+	return err
 }
 
-// checkCounting refuses --count-syscalls, before any timing pass starts,
-// where this OS has no way to count a child's calls.
-func checkCounting() error {
+// checkCounting refuses --count-syscalls (if on), before any timing pass
+// starts, where this OS has no way to count a child's calls.
+func checkCounting(on bool) error {
+	if !on {
+		return nil
+	}
 	if err := syscount.Available(); err != nil {
 		return usageErrorf("--count-syscalls: %v: drop it", err)
 	}
 	return nil
 }
 
-// syncCounter returns the syncbench.Counter that runs a case as a child of
-// this process, inside run's directory.
-func syncCounter(run *fixtures.Run) syncbench.Counter {
-	return func(cfg syncbench.Config) (syscount.Result, error) {
-		return countInChild(run, "__count-sync", cfg, nil)
+// counter returns the Counter that runs a case of configuration C as the
+// child role role of this process, inside run's directory.
+func counter[C any](run *fixtures.Run, role string) syscount.Counter[C] {
+	return func(cfg C, classify trace.Classifier) (syscount.Result, error) {
+		return countInChild(run, role, cfg, classify)
 	}
 }
 
-// runCountSync is the child side of a sync counting pass.
-func runCountSync(args []string) error {
-	var cfg syncbench.Config
-	return runCountChild("__count-sync", "durabench sync", args, &cfg, func(run *fixtures.Run, window *syscount.Window) error {
-		cfg.Marks = window
-		_, err := syncbench.Run(run, cfg, nil)
-		return err
+// countChild returns the child side of a counting pass of the command
+// parent: role, reading its configuration C, runs it with measure.
+func countChild[C any](role, parent string, measure func(run *fixtures.Run, cfg C, window *syscount.Window) error) func(args []string) int {
+	return roleRun(role, func(args []string) error {
+		var cfg C
+		return runCountChild(role, parent, args, &cfg, func(run *fixtures.Run, window *syscount.Window) error {
+			return measure(run, cfg, window)
+		})
 	})
 }
-
-// sqliteCounter returns the sqlitebench.Counter that runs a case as a
-// child of this process, inside run's directory.
-func sqliteCounter(run *fixtures.Run) sqlitebench.Counter {
-	return func(cfg sqlitebench.Config, classify trace.Classifier) (syscount.Result, error) {
-		return countInChild(run, "__count-sqlite", cfg, classify)
-	}
-}
-
-// runCountSQLite is the child side of a sqlite counting pass.
-func runCountSQLite(args []string) error {
-	var cfg sqlitebench.Config
-	return runCountChild("__count-sqlite", "durabench sqlite", args, &cfg, func(run *fixtures.Run, window *syscount.Window) error {
-		cfg.Marks = window
-		_, err := sqlitebench.Run(run, cfg, nil)
-		return err
-	})
-}
-
-// walCounter returns the walbench.Counter that runs a case as a child of
-// this process, inside run's directory.
-func walCounter(run *fixtures.Run) walbench.Counter {
-	return func(cfg walbench.Config, classify trace.Classifier) (syscount.Result, error) {
-		return countInChild(run, "__count-wal", cfg, classify)
-	}
-}
-
-// runCountWAL is the child side of a wal counting pass.
-func runCountWAL(args []string) error {
-	var cfg walbench.Config
-	return runCountChild("__count-wal", "durabench wal", args, &cfg, func(run *fixtures.Run, window *syscount.Window) error {
-		cfg.Marks = window
-		_, err := walbench.Run(run, cfg, nil)
-		return err
-	})
-}
-
-// hidden reports whether a command is an internal role, kept out of the
-// overview and its tests.
-func (c command) hidden() bool { return c.summary == "" }

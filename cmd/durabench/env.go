@@ -23,11 +23,8 @@ func runEnv(args []string) error {
 	fs := newFlags("env", envSynopsis, envExamples)
 	dir := fs.String("dir", ".", "directory whose file system and device to describe")
 	asJSON := fs.Bool("json", false, "print the record as JSON")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseOptions(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("unexpected arguments %q", fs.Args())
 	}
 	if err := checkDir(*dir); err != nil {
 		return err

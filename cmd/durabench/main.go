@@ -31,12 +31,12 @@ var commands = []command{
 	{"env", "print the environment a run records: OS, file system, device, cache, VM", runEnv},
 	{"neighbor", "time a small sync while another process has unsynced data of its own", runNeighbor},
 	{"trace", "run a command and count its sync, fcntl and write calls, by file", runTrace},
+	{"advise", "from saved results: the SQLite pragmas or the group commit that meet your target", runAdvise},
+	{"compare", "put runs (or machines) side by side: ratios per case and whether they are significant", runCompare},
+	{"crash", "simulate power cuts: which acknowledged commits survive, under which persistence model", runCrash},
 	{"version", "print the build: version, git revision, Go, cgo, SQLite engines", runVersion},
-
-	// Internal roles (no summary: not listed, not for users).
-	{"__count-sync", "", runCountSync},
-	{"__count-sqlite", "", runCountSQLite},
-	{"__count-wal", "", runCountWAL},
+	{"verify", "check durabench itself on the disk under --dir: counts, read-back, tracer, flushes", runVerify},
+	{"report", "write report.md and a self-contained report.html with plots from a results directory", runReport},
 }
 
 func main() {
@@ -51,7 +51,12 @@ const (
 	exitUsage   = 2
 )
 
+// dispatch runs a child role (see roles.go) or a public command, and
+// returns the exit status.
 func dispatch(args []string) int {
+	if code, ok := dispatchRole(args); ok {
+		return code
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		printOverview(os.Stdout)
 		if len(args) == 0 {
@@ -66,35 +71,43 @@ func dispatch(args []string) int {
 		if c.name != args[0] {
 			continue
 		}
-		err := c.run(args[1:])
-		var stopped stoppedError
-		switch {
-		case err == nil:
-			return exitOK
-		case errors.As(err, &stopped):
-			return stopped.exitCode() // what happened is said already
-		case errors.Is(err, pflag.ErrHelp):
-			return exitOK
-		case isUsageError(err):
-			fmt.Fprintf(os.Stderr, "durabench %s: %v\n", c.name, err)
-			fmt.Fprintf(os.Stderr, "Run 'durabench %s --help' for the flags and examples.\n", c.name)
-			return exitUsage
-		default:
-			fmt.Fprintf(os.Stderr, "durabench %s: %v\n", c.name, err)
-			return exitFailure
-		}
+		return exitStatus(c.name, c.run(args[1:]), true)
 	}
 	fmt.Fprintf(os.Stderr, "durabench: unknown command %q; commands: %s\n", args[0], strings.Join(commandNames(), ", "))
 	fmt.Fprintln(os.Stderr, "Run 'durabench --help' for what each does.")
 	return exitUsage
 }
 
-func commandNames() []string {
-	var names []string
-	for _, c := range commands {
-		if !c.hidden() { // internal roles are not for users
-			names = append(names, c.name)
+// exitStatus reports err, if any, from the command or role name and returns
+// the exit status: 0 (also after --help), 2 for refused input (with a
+// pointer to the command's --help if helpHint), 1 for any other failure.
+func exitStatus(name string, err error, helpHint bool) int {
+	var stopped stoppedError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &stopped):
+		return stopped.exitCode() // what happened is said already
+	case errors.Is(err, pflag.ErrHelp):
+		return exitOK
+	case isUsageError(err):
+		fmt.Fprintf(os.Stderr, "durabench %s: %v\n", name, err)
+		if helpHint {
+			fmt.Fprintf(os.Stderr, "Run 'durabench %s --help' for the flags and examples.\n", name)
 		}
+		return exitUsage
+	default:
+		fmt.Fprintf(os.Stderr, "durabench %s: %v\n", name, err)
+		return exitFailure
+	}
+}
+
+// commandNames lists the public commands, as the unknown-command message
+// shows them.
+func commandNames() []string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
 	}
 	return names
 }
@@ -106,9 +119,7 @@ func printOverview(w *os.File) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
 	for _, c := range commands {
-		if !c.hidden() {
-			fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
-		}
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'durabench COMMAND --help' for a command's flags and examples, 'durabench --version' for the build.")

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -130,22 +131,22 @@ func TestSyncRefusesBadInput(t *testing.T) {
 
 	ok := []string{"--dir", dir, "--iterations", "10", "--warmup", "0", "--rounds", "1", "--block-sizes", "4K", "--out", newOut}
 	refusals := []refusal{
-		{"zero size", []string{"--block-sizes", "0"}, "must be greater than zero"},
+		{"zero size", []string{"--block-sizes", "0"}, `invalid argument "0" for "--block-sizes" flag: size "0": must be greater than zero`},
 		{"negative size", []string{"--block-sizes=-4K"}, "want a positive whole number"},
 		{"unknown unit", []string{"--block-sizes", "4X"}, `unknown unit "x"`},
-		{"unknown method", []string{"--methods", "fsnyc"}, `unknown sync method "fsnyc": use one of none, fsync`},
-		{"unknown workload", []string{"--workloads", "random"}, `workload "random": use one of append, fallocate, overwrite`},
+		{"unknown method", []string{"--methods", "fsnyc"}, `invalid argument "fsnyc" for "--methods" flag: unknown sync method "fsnyc": use one of none, fsync`},
+		{"unknown workload", []string{"--workloads", "random"}, `invalid argument "random" for "--workloads" flag: workload "random": use one of append, fallocate, overwrite`},
 		{"method not on this OS", []string{"--methods", "full"}, `"full" is macOS-only (fcntl F_FULLFSYNC); on linux use one of`},
-		{"missing dir", []string{"--dir", filepath.Join(base, "nope")}, "does not exist: create it first"},
+		{"missing dir", []string{"--dir", filepath.Join(base, "nope")}, "--dir: directory " + filepath.Join(base, "nope") + " does not exist: create it first"},
 		{"dir is a file", []string{"--dir", file}, "is not a directory"},
 		{"read-only dir", []string{"--dir", ro}, "is not writable"},
-		{"file below block", []string{"--file-size", "1K"}, "--file-size 1K is below the block size 4K"},
-		{"iterations 0", []string{"--iterations", "0"}, "--iterations 0: need at least one measured write"},
-		{"over fixed capacity", []string{"--workloads", "fallocate", "--file-size", "16K"}, "raise --file-size to 40K"},
+		{"file below block", []string{"--file-size", "1K"}, "--file-size: file size 1K is below the block size 4K"},
+		{"iterations 0", []string{"--iterations", "0"}, "--iterations: 0 measured writes: need at least one"},
+		{"over fixed capacity", []string{"--workloads", "fallocate", "--file-size", "16K"}, "--file-size: fallocate at 4K needs 40K"},
 		{"existing out", []string{"--out", existingOut}, "exists already: results are never overwritten"},
 		{"unknown format", []string{"--format", "xml"}, `--format "xml": use one of table, csv, jsonl, bench`},
 		{"unknown flag", []string{"--fast"}, "unknown flag: --fast"},
-		{"bad threads", []string{"--threads", "two"}, `--threads: "two" is not a whole number`},
+		{"bad threads", []string{"--threads", "two"}, `invalid argument "two" for "--threads" flag: "two" is not a whole number`},
 		{"stray argument", []string{"now"}, `unexpected arguments ["now"]`},
 	}
 	checkRefusals(t, "sync", ok, base, refusals)
@@ -249,15 +250,34 @@ func TestInterruptRemovesRun(t *testing.T) {
 	}
 }
 
+// TestUnknownCommandAndHelp: an unknown command exits 2 and lists exactly
+// the public commands, none of the child roles; every public command has a
+// --help with examples, and the overview lists no role either.
 func TestUnknownCommandAndHelp(t *testing.T) {
 	_, stderr, code := durabench(t, "snyc")
-	if code != 2 || !strings.Contains(stderr, `unknown command "snyc"; commands: suite, sync`) {
-		t.Errorf("unknown command: exit %d, %q", code, stderr)
+	want := `durabench: unknown command "snyc"; commands: ` + strings.Join(commandNames(), ", ") + "\n"
+	if code != 2 || stderr != want {
+		t.Errorf("unknown command: exit %d, %q; want 2 and %q", code, stderr, want)
+	}
+	if !strings.Contains(stderr, "commands: suite, sync, wal, sqlite, env, neighbor, trace") {
+		t.Errorf("unknown command does not list the public commands: %q", stderr)
+	}
+	overview, _, code := durabench(t, "--help")
+	if code != 0 || !strings.Contains(overview, "Commands:") {
+		t.Fatalf("--help: exit %d, %q", code, overview)
+	}
+	if len(roles) < 4 {
+		t.Errorf("%d child roles registered, want the three counting roles and the neighbor", len(roles))
+	}
+	for name := range roles {
+		if strings.Contains(stderr, name) || strings.Contains(overview, name) || slices.Contains(commandNames(), name) {
+			t.Errorf("child role %s is listed to users", name)
+		}
+	}
+	if strings.Contains(stderr, "__") || strings.Contains(overview, "__") {
+		t.Errorf("a child role is listed:\n%s\n%s", stderr, overview)
 	}
 	for _, c := range commands {
-		if c.summary == "" { // hidden roles, not for users
-			continue
-		}
 		stdout, _, code := durabench(t, c.name, "--help")
 		if code != 0 || !strings.Contains(stdout, "Examples:") || !strings.Contains(stdout, "durabench "+c.name) {
 			t.Errorf("%s --help: exit %d, no examples in %q", c.name, code, stdout)

@@ -13,6 +13,7 @@ import (
 	"github.com/durabench/durabench/neighbor"
 	"github.com/durabench/durabench/results"
 	"github.com/durabench/durabench/syscalls"
+	"github.com/spf13/pflag"
 )
 
 const neighborSynopsis = `neighbor --dir DIR [flags]
@@ -54,43 +55,51 @@ const neighborExamples = `  # The backlog table of the macOS article "a full fsy
 
 // neighborFlags are durabench neighbor's own flags, as given.
 type neighborFlags struct {
-	mode, methods, backlogs, rates, streamSize string
-	trials, passes, maxSamples                 int
-	duration, timeout                          time.Duration
-	preSync                                    bool
+	mode, streamSize           string
+	methods                    []syscalls.Method
+	backlogs                   []int64
+	rates                      []neighbor.Rate
+	trials, passes, maxSamples int
+	duration, timeout          time.Duration
+	preSync                    bool
+}
+
+// neighborRenamed are the neighbor configurations' fields whose flag is not
+// the field's name kebab-cased.
+var neighborRenamed = map[string]string{"Timeout": "neighbor-timeout", "FileSize": "stream-size"}
+
+// The neighbor process is the child role neighbor.ChildRole.
+func init() {
+	registerRole(neighbor.ChildRole, roleRun(neighbor.ChildRole, func(args []string) error {
+		return neighbor.ServeChild(args, os.Stdin, os.Stdout)
+	}))
 }
 
 func runNeighbor(args []string) error {
-	if len(args) > 0 && args[0] == neighbor.ChildRole {
-		return neighbor.ServeChild(args[1:], os.Stdin, os.Stdout)
-	}
 	fs := newFlags("neighbor", neighborSynopsis, neighborExamples)
 	var o outputFlags
 	var f neighborFlags
 	addOutputFlags(fs, &o)
 	fs.StringVar(&f.mode, "mode", "backlog,stream", "backlog, stream, or both")
-	fs.StringVar(&f.methods, "methods", methodList(neighbor.DefaultMethods()), "the probe's sync methods")
-	fs.StringVar(&f.backlogs, "backlogs", "0,256M,1G", "backlog mode: the neighbor's unsynced bytes per cell (0 for none)")
+	listVar(fs, &f.methods, "methods", methodList(neighbor.DefaultMethods()), "the probe's sync methods", parseMethods)
+	listVar(fs, &f.backlogs, "backlogs", "0,256M,1G", "backlog mode: the neighbor's unsynced bytes per cell (0 for none)", neighbor.ParseBacklogs)
 	fs.IntVar(&f.trials, "trials", 9, "backlog mode: trials per (backlog, method); medians are over them")
-	fs.StringVar(&f.rates, "rates", "0,100M,500M,max", "stream mode: the neighbor's target rates in bytes per second (0 for idle, max for flat out)")
+	listVar(fs, &f.rates, "rates", "0,100M,500M,max", "stream mode: the neighbor's target rates in bytes per second (0 for idle, max for flat out)", neighbor.ParseRates)
 	fs.DurationVar(&f.duration, "duration", 5*time.Second, "stream mode: how long the probe loops write + sync per cell")
 	fs.IntVar(&f.passes, "passes", 2, "stream mode: passes over the rates; odd passes reverse the order")
 	fs.StringVar(&f.streamSize, "stream-size", "1G", "stream mode: the neighbor's file size; it rewrites from the start past it")
 	fs.IntVar(&f.maxSamples, "max-samples", 500_000, "stream mode: cap on the probe's samples per cell (its buffer is allocated before the clock)")
 	fs.BoolVar(&f.preSync, "pre-sync", false, "run the flawed variant: one untimed sync of the probe's file before the clock")
 	fs.DurationVar(&f.timeout, "neighbor-timeout", neighbor.DefaultTimeout, "the most a neighbor lives; it removes its files and exits after it")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseOptions(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("unexpected arguments %q", fs.Args())
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("finding this program to start the neighbor with: %w", err)
 	}
-	launch := neighbor.Launch{Path: exe, Args: []string{"neighbor", neighbor.ChildRole}}
-	backlog, stream, err := f.configs(launch)
+	launch := neighbor.Launch{Path: exe, Args: []string{neighbor.ChildRole}}
+	backlog, stream, err := f.configs(fs, launch)
 	if err != nil {
 		return err
 	}
@@ -99,16 +108,23 @@ func runNeighbor(args []string) error {
 	}
 	if backlog != nil {
 		if err := backlog.CheckSpace(o.dir); err != nil {
-			return asUsage(err)
+			return usageErrorf("--backlogs: %v", err)
 		}
 	}
 	if stream != nil {
 		if err := stream.CheckSpace(o.dir); err != nil {
-			return asUsage(err)
+			return usageErrorf("--stream-size: %v", err)
 		}
 	}
 
-	return measure(&o, "neighbor", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	var p plan
+	if backlog != nil {
+		p = p.plus(plan{backlog.Steps(), backlog.Steps() / backlog.Trials})
+	}
+	if stream != nil {
+		p = p.plus(plan{stream.Steps(), stream.Steps() / stream.Passes})
+	}
+	return measureSteps(&o, "neighbor", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		var recs []results.Record
 		var parts []func(io.Writer) error
 		if backlog != nil {
@@ -134,7 +150,7 @@ func runNeighbor(args []string) error {
 // configs turns the flags into the validated configurations of the modes
 // asked for (nil for a mode not asked for), started with launch; every
 // error is refused input.
-func (f neighborFlags) configs(launch neighbor.Launch) (*neighbor.BacklogConfig, *neighbor.StreamConfig, error) {
+func (f neighborFlags) configs(fs *pflag.FlagSet, launch neighbor.Launch) (*neighbor.BacklogConfig, *neighbor.StreamConfig, error) {
 	doBacklog, doStream := false, false
 	for _, m := range strings.Split(f.mode, ",") {
 		switch strings.ToLower(strings.TrimSpace(m)) {
@@ -148,41 +164,23 @@ func (f neighborFlags) configs(launch neighbor.Launch) (*neighbor.BacklogConfig,
 			return nil, nil, usageErrorf("--mode %q: use backlog, stream, or both", f.mode)
 		}
 	}
-	methods, err := syscalls.ParseMethods(f.methods)
-	if err != nil {
-		return nil, nil, usageErrorf("--methods: %v", err)
-	}
-	common := neighbor.Config{Methods: methods, PreSync: f.preSync, Timeout: f.timeout, Launch: launch}
+	common := neighbor.Config{Methods: f.methods, PreSync: f.preSync, Timeout: f.timeout, Launch: launch}
 	var b *neighbor.BacklogConfig
 	var s *neighbor.StreamConfig
 	if doBacklog {
-		backlogs, err := neighbor.ParseBacklogs(f.backlogs)
-		if err != nil {
-			return nil, nil, usageErrorf("--backlogs: %v", err)
-		}
-		if err := refuseRepeats("backlogs", backlogs, units.FormatSize); err != nil {
-			return nil, nil, err
-		}
-		b = &neighbor.BacklogConfig{Config: common, Backlogs: backlogs, Trials: f.trials}
+		b = &neighbor.BacklogConfig{Config: common, Backlogs: f.backlogs, Trials: f.trials}
 		if err := b.Validate(); err != nil {
-			return nil, nil, asUsage(err)
+			return nil, nil, refuse(err, fs, neighborRenamed)
 		}
 	}
 	if doStream {
-		rates, err := neighbor.ParseRates(f.rates)
-		if err != nil {
-			return nil, nil, usageErrorf("--rates: %v", err)
-		}
-		if err := refuseRepeats("rates", rates, neighbor.Rate.String); err != nil {
-			return nil, nil, err
-		}
 		size, err := units.ParseSize(f.streamSize)
 		if err != nil {
 			return nil, nil, usageErrorf("--stream-size: %v", err)
 		}
-		s = &neighbor.StreamConfig{Config: common, Rates: rates, Passes: f.passes, Duration: f.duration, FileSize: size, MaxSamples: f.maxSamples}
+		s = &neighbor.StreamConfig{Config: common, Rates: f.rates, Passes: f.passes, Duration: f.duration, FileSize: size, MaxSamples: f.maxSamples}
 		if err := s.Validate(); err != nil {
-			return nil, nil, asUsage(err)
+			return nil, nil, refuse(err, fs, neighborRenamed)
 		}
 	}
 	return b, s, nil

@@ -19,13 +19,13 @@ func TestNeighborRefusesBadInput(t *testing.T) {
 	ok := []string{"--dir", dir, "--backlogs", "0,1M", "--trials", "1", "--rates", "0", "--duration", "10ms", "--stream-size", "1M"}
 	refusals := []refusal{
 		{"unknown mode", []string{"--mode", "burst"}, `--mode "burst": use backlog, stream, or both`},
-		{"bad backlog", []string{"--backlogs", "0,1X"}, `--backlogs: size "1X": unknown unit`},
-		{"backlog over free space", []string{"--backlogs", "0,1024T"}, "not enough free space under " + dir + ": --backlogs 1024T needs 1048576.0 GiB"},
-		{"stream file over free space", []string{"--mode", "stream", "--stream-size", "1024T"}, "not enough free space under " + dir + ": --stream-size 1024T needs 1048576.0 GiB"},
-		{"bad rate", []string{"--rates", "0,fast"}, `--rates: rate "fast"`},
+		{"bad backlog", []string{"--backlogs", "0,1X"}, `invalid argument "0,1X" for "--backlogs" flag: size "1X": unknown unit`},
+		{"backlog over free space", []string{"--backlogs", "0,1024T"}, "--backlogs: not enough free space under " + dir + ": the largest backlog, 1024T, needs 1048576.0 GiB"},
+		{"stream file over free space", []string{"--mode", "stream", "--stream-size", "1024T"}, "--stream-size: not enough free space under " + dir + ": a stream file of 1024T needs 1048576.0 GiB"},
+		{"bad rate", []string{"--rates", "0,fast"}, `invalid argument "0,fast" for "--rates" flag: rate "fast"`},
 		{"unknown method", []string{"--methods", "fsnyc"}, `unknown sync method "fsnyc"`},
-		{"no trials", []string{"--trials", "0"}, "--trials 0: need at least one trial"},
-		{"timeout below duration", []string{"--mode", "stream", "--duration", "2m", "--neighbor-timeout", "1m"}, "not longer than --duration"},
+		{"no trials", []string{"--trials", "0"}, "--trials: 0 trials: need at least one"},
+		{"timeout below duration", []string{"--mode", "stream", "--duration", "2m", "--neighbor-timeout", "1m"}, "--neighbor-timeout, --duration: time limit 1m0s is not longer than the duration 2m0s"},
 		{"existing out", []string{"--out", existingOut}, "exists already"},
 		{"stray argument", []string{"now"}, `unexpected arguments ["now"]`},
 	}
@@ -62,8 +62,8 @@ func TestNeighborRunsBothModes(t *testing.T) {
 	}
 }
 
-// TestNeighborRoleIsHidden: the neighbor role is reachable only as the
-// first argument of neighbor, and appears in no help.
+// TestNeighborRoleIsHidden: the neighbor role is a child role, reachable
+// only by its name as the first argument, and appears in no help.
 func TestNeighborRoleIsHidden(t *testing.T) {
 	for _, args := range [][]string{{"--help"}, {"neighbor", "--help"}} {
 		stdout, _, _ := durabench(t, args...)
@@ -71,9 +71,9 @@ func TestNeighborRoleIsHidden(t *testing.T) {
 			t.Errorf("durabench %s shows the hidden role:\n%s", strings.Join(args, " "), stdout)
 		}
 	}
-	_, stderr, code := durabench(t, "neighbor", neighbor.ChildRole, "--mode", "copy")
-	if code != 1 || !strings.Contains(stderr, `neighbor arguments: --mode "copy"`) {
-		t.Errorf("the role with bad arguments: exit %d, %q", code, stderr)
+	_, stderr, code := durabench(t, neighbor.ChildRole, "--mode", "copy")
+	if want := "durabench " + neighbor.ChildRole + `: neighbor arguments: mode "copy": want backlog or stream`; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("the role with bad arguments: exit %d, %q; want 1 and %q", code, stderr, want)
 	}
 }
 

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"syscall"
 
 	"github.com/durabench/durabench/fixtures"
+	"github.com/durabench/durabench/internal/advise"
 	"github.com/durabench/durabench/internal/envinfo"
 	"github.com/durabench/durabench/results"
 	"github.com/spf13/pflag"
@@ -22,6 +24,7 @@ type outputFlags struct {
 	out    string
 	format string
 	keep   bool
+	report string
 }
 
 var formats = []string{"table", "csv", "jsonl", "bench"}
@@ -31,6 +34,8 @@ func addOutputFlags(fs *pflag.FlagSet, o *outputFlags) {
 	fs.StringVar(&o.out, "out", "", "new directory for results.csv, results.jsonl, results.bench.txt, env.json and report.txt; must not exist")
 	fs.StringVar(&o.format, "format", "table", "what to print: "+strings.Join(formats, ", "))
 	fs.BoolVar(&o.keep, "keep", false, "keep the run's files instead of removing them at the end")
+	fs.StringVar(&o.report, "report", "", "new directory (or the --out directory) for report.md and report.html with plots")
+	fs.BoolVar(&quiet, "quiet", false, "print only the result: no progress or status lines (errors still go to standard error)")
 }
 
 // validate refuses bad --dir, --out and --format values before anything is
@@ -46,7 +51,13 @@ func (o *outputFlags) validate() error {
 	if !ok {
 		return usageErrorf("--format %q: use one of %s", o.format, strings.Join(formats, ", "))
 	}
-	return checkNewOut(o.out)
+	if err := checkNewOut(o.out); err != nil {
+		return err
+	}
+	if o.report != "" && filepath.Clean(o.report) != filepath.Clean(o.out) {
+		return checkNewReport(o.report)
+	}
+	return nil
 }
 
 // sink is where a run's results go: the --out directory if given (written
@@ -134,7 +145,7 @@ func (s *sink) commit() error {
 	if err := s.out.Commit(); err != nil {
 		return err
 	}
-	say("results written to %s", s.out.Path())
+	status("durabench: results written to %s", s.out.Path())
 	return nil
 }
 
@@ -167,9 +178,17 @@ type outcome struct {
 // end unless --keep) and the --out directory aside, runs m there in a
 // goroutine of its own, writes what m returns and commits --out. A stop
 // signal stops m between cases, waits for it, then removes what the run
-// made (see signals.go).
+// made (see signals.go). Its progress meter does not know how many steps m
+// takes: measureSteps does.
 func measure(o *outputFlags, experiment string, m measurement) error {
+	return measureSteps(o, experiment, plan{}, m)
+}
+
+// measureSteps is measure with a progress meter that knows m's steps: it
+// shows step i of p.steps with an ETA.
+func measureSteps(o *outputFlags, experiment string, p plan, m measurement) error {
 	stops := watchStops()
+	defer startMeter("durabench "+experiment, p).Done()
 	env, err := envinfo.Collect(o.dir)
 	if err != nil {
 		return err
@@ -211,9 +230,15 @@ func measure(o *outputFlags, experiment string, m measurement) error {
 	}
 	saved := false // --out holds every result
 	if sig == 0 && res.err == nil {
-		if res.err = sink.save(res.recs, res.report); res.err == nil {
+		meter.Done() // the results follow on a clean line
+		meaning := advise.Meaning(res.recs, env.OS)
+		report := withMeaning(res.report, meaning)
+		if res.err = sink.save(res.recs, report); res.err == nil {
 			saved = true
-			err := sink.print(res.recs, res.report)
+			err := sink.print(res.recs, report)
+			if err == nil && o.format != "table" { // standard output holds data: the block goes beside it
+				advise.RenderMeaning(os.Stderr, meaning)
+			}
 			switch {
 			case isBrokenPipe(err):
 				sig = syscall.SIGPIPE
@@ -241,7 +266,15 @@ func measure(o *outputFlags, experiment string, m measurement) error {
 	if err := sink.commit(); err != nil {
 		return errors.Join(err, closeRun(run, 0))
 	}
-	return closeRun(run, 0)
+	return errors.Join(writeReport(o.report, env, res.recs, false), closeRun(run, 0))
+}
+
+// withMeaning ends a report with its "What this means" block.
+func withMeaning(report func(io.Writer) error, lines []string) func(io.Writer) error {
+	if len(lines) == 0 {
+		return report
+	}
+	return reports(report, func(w io.Writer) error { advise.RenderMeaning(w, lines); return nil })
 }
 
 // waitForStop waits for a stopped measurement to return, saying so again
@@ -291,6 +324,3 @@ func reports(parts ...func(io.Writer) error) func(io.Writer) error {
 		return nil
 	}
 }
-
-// progress prints a progress line on standard error.
-func progress(line string) { fmt.Fprintf(os.Stderr, "  %s\n", line) }

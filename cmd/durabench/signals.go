@@ -68,8 +68,13 @@ func pendingStop(ch chan os.Signal) syscall.Signal {
 // of standard output went away (| head, a pager quit).
 func isBrokenPipe(err error) bool { return errors.Is(err, syscall.EPIPE) }
 
-// say prints a line on standard error for the user; a closed standard
-// error is ignored (SIGPIPE stops the run anyway).
+// say prints a line on standard error about stopping and cleaning up, even
+// with --quiet: what became of the user's files is never kept quiet. It
+// ends the progress line first. A closed standard error is ignored
+// (SIGPIPE stops the run anyway).
 func say(format string, args ...any) {
+	if meter != nil {
+		meter.Done()
+	}
 	fmt.Fprintf(os.Stderr, "durabench: "+format+"\n", args...)
 }

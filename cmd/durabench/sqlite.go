@@ -1,9 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/durabench/durabench/drivers"
@@ -11,6 +9,7 @@ import (
 	"github.com/durabench/durabench/internal/envinfo"
 	"github.com/durabench/durabench/results"
 	"github.com/durabench/durabench/sqlitebench"
+	"github.com/spf13/pflag"
 )
 
 const sqliteSynopsis = `sqlite --dir DIR [flags]
@@ -53,42 +52,46 @@ const sqliteExamples = `  # Every engine, journal mode, synchronous level and fu
 
 // sqliteFlags are durabench sqlite's own flags, as given.
 type sqliteFlags struct {
-	engines, journalModes, synchronous, fullfsync, checkpointFullFsync, sqliteLib string
-	commits, warmup, rounds, rowsPerCommit, rowBytes                              int
-	countSyscalls                                                                 bool
+	engines, journalModes, synchronous, fullfsync, checkpointFullFsync []string
+	sqliteLib                                                          string
+	commits, walCommits, warmup, rounds, rowsPerCommit, rowBytes       int
+	countSyscalls                                                      bool
 }
+
+// sqliteRenamed are the sqlitebench.Config fields whose flag is not the
+// field's name kebab-cased.
+var sqliteRenamed = map[string]string{"FullFsync": "fullfsync", "CheckpointFullFsync": "checkpoint-fullfsync", "SystemLib": "sqlite-lib", "WALCommits": "wal-commits"}
 
 func runSQLite(args []string) error {
 	fs := newFlags("sqlite", sqliteSynopsis, sqliteExamples)
 	var o outputFlags
 	var f sqliteFlags
 	addOutputFlags(fs, &o)
-	fs.StringVar(&f.engines, "engines", "", "engines to run: "+strings.Join(drivers.Names(), ", ")+" (default: every one this build and machine can run)")
-	fs.StringVar(&f.journalModes, "journal-modes", strings.Join(sqlitebench.JournalModes, ","), "journal modes")
-	fs.StringVar(&f.synchronous, "synchronous", strings.Join(sqlitebench.SynchronousLevels, ","), "synchronous levels")
-	fs.StringVar(&f.fullfsync, "fullfsync", "0,1", "fullfsync values (F_FULLFSYNC on macOS; changes nothing elsewhere)")
-	fs.StringVar(&f.checkpointFullFsync, "checkpoint-fullfsync", sqlitebench.CheckpointDefault, "checkpoint_fullfsync values: default (left as the engine has it), 0, 1")
-	fs.IntVar(&f.commits, "commits", 500, "measured commits per case and round")
+	listVar(fs, &f.engines, "engines", "", "engines to run: "+strings.Join(drivers.Names(), ", ")+" (default: every one this build and machine can run)", sqlitebench.ParseEngines)
+	listVar(fs, &f.journalModes, "journal-modes", strings.Join(sqlitebench.JournalModes, ","), "journal modes", sqlitebench.ParseJournalModes)
+	listVar(fs, &f.synchronous, "synchronous", strings.Join(sqlitebench.SynchronousLevels, ","), "synchronous levels", sqlitebench.ParseSynchronous)
+	listVar(fs, &f.fullfsync, "fullfsync", "0,1", "fullfsync values (F_FULLFSYNC on macOS; changes nothing elsewhere)", sqlitebench.ParseFullFsync)
+	listVar(fs, &f.checkpointFullFsync, "checkpoint-fullfsync", sqlitebench.CheckpointDefault, "checkpoint_fullfsync values: default (left as the engine has it), 0, 1", sqlitebench.ParseCheckpointFullFsync)
+	fs.IntVar(&f.commits, "commits", 500, "measured commits per case and round (WAL cases: --wal-commits)")
+	fs.IntVar(&f.walCommits, "wal-commits", 3000, "measured commits per round in WAL mode, enough to hold WAL checkpoints (every 1,000 pages by default, the only syncs at synchronous=normal); 0, or --commits given without this flag: as --commits")
 	fs.IntVar(&f.warmup, "warmup", 50, "unmeasured commits before them, on the same connection")
 	fs.IntVar(&f.rounds, "rounds", 3, "rounds; each runs every case on a fresh database, and percentiles pool them")
 	fs.IntVar(&f.rowsPerCommit, "rows-per-commit", 1, "inserts per transaction")
 	fs.IntVar(&f.rowBytes, "row-bytes", 100, "bytes of each row's blob")
 	fs.StringVar(&f.sqliteLib, "sqlite-lib", "", "libsqlite3 for the system engine (default: the platform's own)")
 	fs.BoolVar(&f.countSyscalls, "count-syscalls", false, "after timing, run each case again, traced (ptrace on Linux, the interposer on macOS), and count its sync calls per commit by kind and by file, and the device's flushes")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseOptions(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usageErrorf("unexpected arguments %q", fs.Args())
+	if fs.Changed("commits") && !fs.Changed("wal-commits") {
+		f.walCommits = 0 // the commits asked for, in every case
 	}
-	cfg, err := f.config()
+	cfg, err := f.config(fs)
 	if err != nil {
 		return err
 	}
-	if f.countSyscalls {
-		if err := checkCounting(); err != nil {
-			return err
-		}
+	if err := checkCounting(f.countSyscalls); err != nil {
+		return err
 	}
 	if err := o.validate(); err != nil {
 		return err
@@ -97,16 +100,24 @@ func runSQLite(args []string) error {
 		return err
 	}
 	for _, st := range cfg.Skipped {
-		fmt.Fprintf(os.Stderr, "durabench sqlite: not running %s: %s\n", st.Name, st.Reason)
+		hint := ""
+		if st.Name == "system" {
+			hint = " (--sqlite-lib PATH names the libsqlite3 to load)"
+		}
+		status("durabench sqlite: not running %s: %s%s", st.Name, st.Reason, hint)
 	}
 
-	return measure(&o, "sqlite", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	p := plan{cfg.Steps(), len(cfg.Engines) + cfg.Cases()}
+	if f.countSyscalls {
+		p = p.plus(plan{cfg.CountSteps(), cfg.CountSteps()})
+	}
+	return measureSteps(&o, "sqlite", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		out, err := sqlitebench.Run(run, cfg, progress)
 		if err != nil {
 			return nil, nil, err
 		}
 		if f.countSyscalls {
-			if out.Counts, err = sqlitebench.CountAll(cfg, sqliteCounter(run), progress); err != nil {
+			if out.Counts, err = sqlitebench.CountAll(cfg, counter[sqlitebench.Config](run, countSQLiteRole), progress); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -115,33 +126,16 @@ func runSQLite(args []string) error {
 }
 
 // config turns the flags into a validated sqlitebench.Config, with the
-// engines this build and machine can run; every error is refused input.
-func (f sqliteFlags) config() (sqlitebench.Config, error) {
-	cfg := sqlitebench.Config{SystemLib: f.sqliteLib, Commits: f.commits, Warmup: f.warmup, Rounds: f.rounds,
-		RowsPerCommit: f.rowsPerCommit, RowBytes: f.rowBytes}
-	var asked []string
-	var err error
-	if strings.TrimSpace(f.engines) != "" {
-		if asked, err = sqlitebench.ParseEngines(f.engines); err != nil {
-			return cfg, asUsage(err)
-		}
-	}
-	if cfg.JournalModes, err = sqlitebench.ParseJournalModes(f.journalModes); err != nil {
-		return cfg, asUsage(err)
-	}
-	if cfg.Synchronous, err = sqlitebench.ParseSynchronous(f.synchronous); err != nil {
-		return cfg, asUsage(err)
-	}
-	if cfg.FullFsync, err = sqlitebench.ParseFullFsync(f.fullfsync); err != nil {
-		return cfg, asUsage(err)
-	}
-	if cfg.CheckpointFullFsync, err = sqlitebench.ParseCheckpointFullFsync(f.checkpointFullFsync); err != nil {
-		return cfg, asUsage(err)
-	}
-	sel, err := sqlitebench.SelectEngines(asked, f.sqliteLib)
+// engines this build and machine can run; every error is refused input
+// naming its flag.
+func (f sqliteFlags) config(fs *pflag.FlagSet) (sqlitebench.Config, error) {
+	cfg := sqlitebench.Config{SystemLib: f.sqliteLib, JournalModes: f.journalModes, Synchronous: f.synchronous,
+		FullFsync: f.fullfsync, CheckpointFullFsync: f.checkpointFullFsync,
+		Commits: f.commits, WALCommits: f.walCommits, Warmup: f.warmup, Rounds: f.rounds, RowsPerCommit: f.rowsPerCommit, RowBytes: f.rowBytes}
+	sel, err := sqlitebench.SelectEngines(f.engines, f.sqliteLib)
 	if err != nil {
-		return cfg, asUsage(err)
+		return cfg, refuse(err, fs, sqliteRenamed)
 	}
 	cfg.Engines, cfg.Skipped = sel.Names, sel.Skipped
-	return cfg, asUsage(cfg.Validate())
+	return cfg, refuse(cfg.Validate(), fs, sqliteRenamed)
 }

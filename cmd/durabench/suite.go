@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
+	"time"
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
@@ -23,25 +23,41 @@ const suiteSynopsis = `suite [--dir DIR] [--out DIR]
 A quick tour of the disk under --dir (default: the current directory) in
 seconds: the environment; every sync method this OS has for 4 KiB and
 64 KiB overwrites and appends; a write-ahead log with 1, 8 and 64 writers
-sharing syncs; and SQLite commits for every engine this build has, in DELETE
-and WAL mode at synchronous NORMAL and FULL. Each part is a short run of the
+sharing syncs; SQLite commits for every engine this build has, in DELETE
+and WAL mode at synchronous NORMAL and FULL; and simulated power cuts of the
+log (Linux: recorded with ptrace). Each part is a short run of the
 corresponding command; run those for figures worth quoting (more rounds and
 more commits).`
 
 const suiteExamples = `  durabench suite                      # the current directory
   durabench suite --dir /data --out results/quick`
 
-// suitePart is one section of the quick suite: a title and its measurement.
+// suitePart is one section of the quick suite: a title, its measurement
+// and its progress steps.
 type suitePart struct {
-	title string
-	run   measurement
+	title, phase string
+	run          measurement
+	plan         func() plan
 }
 
 // suiteParts is the quick suite, in order.
 var suiteParts = []suitePart{
-	{"Sync methods (durabench sync)", quickSync},
-	{"Write-ahead log and group commit (durabench wal)", quickWAL},
-	{"SQLite commits (durabench sqlite)", quickSQLite},
+	{"Sync methods (durabench sync)", "sync", quickSync, func() plan {
+		cfg := quickSyncConfig()
+		return plan{cfg.Steps(), cfg.Cases()}
+	}},
+	{"Write-ahead log and group commit (durabench wal)", "wal", quickWAL, func() plan {
+		cfg := quickWALConfig(1, 8, 64)
+		return plan{cfg.Steps(), cfg.Cases()}
+	}},
+	{"SQLite commits (durabench sqlite)", "sqlite", quickSQLite, func() plan {
+		cfg, err := quickSQLiteConfig()
+		if err != nil {
+			return plan{}
+		}
+		return plan{cfg.Steps(), len(cfg.Engines) + cfg.Cases()}
+	}},
+	{"Simulated power cuts of the log (durabench crash wal)", "crash", quickCrash, func() plan { return plan{} }},
 }
 
 func runSuite(args []string) error {
@@ -50,23 +66,25 @@ func runSuite(args []string) error {
 	addOutputFlags(fs, &o)
 	fs.Lookup("dir").DefValue = "."
 	o.dir = "."
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseOptions(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("unexpected arguments %q", fs.Args())
 	}
 	if err := o.validate(); err != nil {
 		return err
 	}
+	start := time.Now()
+	var p plan
+	for _, part := range suiteParts {
+		p = p.plus(part.plan())
+	}
 	if err := checkSpace(o.dir, suiteDiskNeeded(o.keep), "the suite's largest part"); err != nil {
 		return err
 	}
-	return measure(&o, "suite", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	return measureSteps(&o, "suite", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		var recs []results.Record
 		var parts []func(io.Writer) error
 		for _, p := range suiteParts {
-			fmt.Fprintf(os.Stderr, "durabench suite: %s\n", p.title)
+			meter.Phase(p.phase)
 			r, report, err := p.run(run, env)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: %w", p.title, err)
@@ -78,6 +96,11 @@ func runSuite(args []string) error {
 				return report(w)
 			})
 		}
+		took := time.Since(start)
+		parts = append(parts, func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "The suite took %.1f s.\n", took.Seconds())
+			return err
+		})
 		return recs, reports(parts...), nil
 	})
 }
@@ -86,40 +109,42 @@ func runSuite(args []string) error {
 // and append.
 func quickSync(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 	cfg := quickSyncConfig()
-	res, err := syncbench.Run(run, cfg, nil)
+	res, err := syncbench.Run(run, cfg, progress)
 	if err != nil {
 		return nil, nil, err
 	}
 	return syncbench.Records(res, nil, env.ID), func(w io.Writer) error { return syncbench.Report(w, cfg, res, nil) }, nil
 }
 
-// quickSyncConfig is the configuration of quickSync.
+// quickSyncConfig is the suite's sync configuration.
 func quickSyncConfig() syncbench.Config {
 	return syncbench.Config{
 		Workloads:  []syncbench.Workload{syncbench.Overwrite, syncbench.Append},
 		BlockSizes: []int64{4 << 10, 64 << 10},
 		Methods:    syscalls.Methods(),
-		Iterations: 300, Warmup: 30, Rounds: 3,
+		Iterations: 200, Warmup: 20, Rounds: 3, // fewer than sync's defaults: the suite must stay under 90 s on a busy disk
 		FileSize: 64 << 20, SyncEvery: 1, Threads: []int{1},
 	}
 }
 
-// quickWAL is a short durabench wal: 4 KiB records in initialized segments,
-// buffered, fdatasync where the OS has it (else fsync), 1, 8 and 64 writers.
+// quickWAL is a short durabench wal: quickWALConfig with 1, 8 and 64
+// writers.
 func quickWAL(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
-	cfg := quickWALConfig()
+	cfg := quickWALConfig(1, 8, 64)
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, err
 	}
-	res, err := walbench.Run(run, cfg, nil)
+	res, err := walbench.Run(run, cfg, progress)
 	if err != nil {
 		return nil, nil, err
 	}
 	return walbench.Records(res, nil, env.ID), func(w io.Writer) error { return walbench.Report(w, cfg, res, nil) }, nil
 }
 
-// quickWALConfig is the configuration of quickWAL.
-func quickWALConfig() walbench.Config {
+// quickWALConfig is a short group-commit curve, the suite's and advise
+// group-commit's: 4 KiB records in initialized segments, buffered,
+// fdatasync where the OS has it (else fsync), for the writer counts given.
+func quickWALConfig(writers ...int) walbench.Config {
 	method := syscalls.Fsync
 	if syscalls.Fdatasync.Available() {
 		method = syscalls.Fdatasync
@@ -130,48 +155,49 @@ func quickWALConfig() walbench.Config {
 		IOModes:    []wal.IOMode{wal.Buffered},
 		Methods:    []syscalls.Method{method},
 		Iterations: 3200, Warmup: 320, Rounds: 2,
-		FileSize: 16 << 20, SyncEvery: 1, Writers: []int{1, 8, 64},
+		FileSize: 16 << 20, SyncEvery: 1, Writers: writers,
 	}
 }
 
 // quickSQLite is a short durabench sqlite: every engine this build has,
 // DELETE and WAL at NORMAL and FULL, fullfsync off.
 func quickSQLite(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
-	sel, err := sqlitebench.SelectEngines(nil, "")
+	cfg, err := quickSQLiteConfig()
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg := quickSQLiteConfig(sel)
-	if err := cfg.Validate(); err != nil {
-		return nil, nil, err
-	}
-	out, err := sqlitebench.Run(run, cfg, nil)
+	out, err := sqlitebench.Run(run, cfg, progress)
 	if err != nil {
 		return nil, nil, err
 	}
 	return sqlitebench.Records(cfg, out, env.ID), func(w io.Writer) error { return sqlitebench.Report(w, cfg, out) }, nil
 }
 
-// quickSQLiteConfig is the configuration of quickSQLite, with the engines
-// selected.
-func quickSQLiteConfig(sel sqlitebench.Selection) sqlitebench.Config {
-	return sqlitebench.Config{
+// quickSQLiteConfig is the suite's sqlite configuration: every engine this
+// build and machine can run.
+func quickSQLiteConfig() (sqlitebench.Config, error) {
+	sel, err := sqlitebench.SelectEngines(nil, "")
+	if err != nil {
+		return sqlitebench.Config{}, err
+	}
+	cfg := sqlitebench.Config{
 		Engines: sel.Names, Skipped: sel.Skipped,
 		JournalModes:        []string{"delete", "wal"},
 		Synchronous:         []string{"normal", "full"},
 		FullFsync:           []string{"0"},
 		CheckpointFullFsync: []string{sqlitebench.CheckpointDefault},
-		Commits:             300, Warmup: 30, Rounds: 1, RowsPerCommit: 1, RowBytes: 100,
+		Commits:             300, WALCommits: 1200, Warmup: 30, Rounds: 1, RowsPerCommit: 1, RowBytes: 100,
 	}
+	return cfg, cfg.Validate()
 }
 
 // suiteDiskNeeded is the most the suite holds on disk at once: its parts
 // run one after the other, each removing its files as it goes (or, with
 // keep, all of them together).
 func suiteDiskNeeded(keep bool) int64 {
-	needs := []int64{quickSyncConfig().DiskNeeded(keep), quickWALConfig().DiskNeeded(keep)}
-	if sel, err := sqlitebench.SelectEngines(nil, ""); err == nil {
-		needs = append(needs, quickSQLiteConfig(sel).DiskNeeded(keep))
+	needs := []int64{quickSyncConfig().DiskNeeded(keep), quickWALConfig(1, 8, 64).DiskNeeded(keep)}
+	if cfg, err := quickSQLiteConfig(); err == nil {
+		needs = append(needs, cfg.DiskNeeded(keep))
 	}
 	if !keep {
 		return slices.Max(needs)

@@ -10,6 +10,7 @@ import (
 	"github.com/durabench/durabench/results"
 	"github.com/durabench/durabench/syncbench"
 	"github.com/durabench/durabench/syscalls"
+	"github.com/spf13/pflag"
 )
 
 const syncSynopsis = `sync --dir DIR [flags]
@@ -50,9 +51,13 @@ const syncExamples = `  # The sync-method table of the macOS article: every meth
 
 // syncFlags are durabench sync's own flags, as given.
 type syncFlags struct {
-	workloads, blockSizes, methods, fileSize, order, threads, maxCaseBytes string
-	iterations, warmup, rounds, syncEvery                                  int
-	staircase, histogram, countSyscalls                                    bool
+	workloads                             []syncbench.Workload
+	blockSizes                            []int64
+	methods                               []syscalls.Method
+	threads                               []int
+	fileSize, order, maxCaseBytes         string
+	iterations, warmup, rounds, syncEvery int
+	staircase, histogram, countSyscalls   bool
 }
 
 func runSync(args []string) error {
@@ -60,9 +65,9 @@ func runSync(args []string) error {
 	var o outputFlags
 	var f syncFlags
 	addOutputFlags(fs, &o)
-	fs.StringVar(&f.workloads, "workloads", "overwrite,append", "comma-separated: append, fallocate, overwrite")
-	fs.StringVar(&f.blockSizes, "block-sizes", "4K,64K,1M", "write sizes (4096, 4K, 4KiB, 1M, ...)")
-	fs.StringVar(&f.methods, "methods", strings.Join(syscalls.MethodNames(), ","), "sync methods to time (default: all this OS has)")
+	listVar(fs, &f.workloads, "workloads", "overwrite,append", "comma-separated: append, fallocate, overwrite", syncbench.ParseWorkloads)
+	listVar(fs, &f.blockSizes, "block-sizes", "4K,64K,1M", "write sizes (4096, 4K, 4KiB, 1M, ...)", parseSizes)
+	listVar(fs, &f.methods, "methods", strings.Join(syscalls.MethodNames(), ","), "sync methods to time (default: all this OS has)", parseMethods)
 	fs.IntVar(&f.iterations, "iterations", 2000, "measured writes per case and round")
 	fs.IntVar(&f.warmup, "warmup", 100, "unmeasured writes before them, in the same file")
 	fs.IntVar(&f.rounds, "rounds", 8, "rounds; every case runs once per round and percentiles pool all rounds")
@@ -70,17 +75,14 @@ func runSync(args []string) error {
 	fs.StringVar(&f.maxCaseBytes, "max-case-bytes", "256M", "cap on the bytes one case measures per round (1M writes: 256 per round); 0 for no cap")
 	fs.IntVar(&f.syncEvery, "sync-every", 1, "writes per sync (group commit); a sample is the whole batch")
 	fs.StringVar(&f.order, "order", "sequential", "sequential (a file per method) or interleaved (methods round-robin on one file)")
-	fs.StringVar(&f.threads, "threads", "1", "thread counts, e.g. 1,2,4; each thread syncs its own file")
+	listVar(fs, &f.threads, "threads", "1", "thread counts, e.g. 1,2,4; each thread syncs its own file", parseCounts)
 	fs.BoolVar(&f.staircase, "staircase", false, "report the share of samples within 100 µs of a whole millisecond")
 	fs.BoolVar(&f.histogram, "histogram", false, "print each case's latency histogram (1-2-5 buckets per decade)")
 	fs.BoolVar(&f.countSyscalls, "count-syscalls", false, "after timing, run each case again, traced (ptrace on Linux, the interposer on macOS), and count syncs, writes and device flushes per write")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseOptions(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usageErrorf("unexpected arguments %q", fs.Args())
-	}
-	cfg, err := f.config()
+	cfg, err := f.config(fs)
 	if err != nil {
 		return err
 	}
@@ -90,20 +92,22 @@ func runSync(args []string) error {
 	if err := checkSpace(o.dir, cfg.DiskNeeded(o.keep), "this run's largest set of files"); err != nil {
 		return err
 	}
-	if f.countSyscalls {
-		if err := checkCounting(); err != nil {
-			return err
-		}
+	if err := checkCounting(f.countSyscalls); err != nil {
+		return err
 	}
 
-	return measure(&o, "sync", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	p := plan{cfg.Steps(), cfg.Steps() / cfg.Rounds}
+	if f.countSyscalls {
+		p = p.plus(plan{cfg.CountSteps(), cfg.CountSteps()})
+	}
+	return measureSteps(&o, "sync", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		res, err := syncbench.Run(run, cfg, progress)
 		if err != nil {
 			return nil, nil, err
 		}
 		var counts []syncbench.Count
 		if f.countSyscalls {
-			if counts, err = syncbench.CountAll(cfg, syncCounter(run), progress); err != nil {
+			if counts, err = syncbench.CountAll(cfg, counter[syncbench.Config](run, countSyncRole), progress); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -112,20 +116,12 @@ func runSync(args []string) error {
 }
 
 // config turns the flags into a validated syncbench.Config; every error is
-// refused input.
-func (f syncFlags) config() (syncbench.Config, error) {
-	cfg := syncbench.Config{Iterations: f.iterations, Warmup: f.warmup, Rounds: f.rounds, SyncEvery: f.syncEvery,
+// refused input naming its flag.
+func (f syncFlags) config(fs *pflag.FlagSet) (syncbench.Config, error) {
+	cfg := syncbench.Config{Workloads: f.workloads, BlockSizes: f.blockSizes, Methods: f.methods, Threads: f.threads,
+		Iterations: f.iterations, Warmup: f.warmup, Rounds: f.rounds, SyncEvery: f.syncEvery,
 		Staircase: f.staircase, Histogram: f.histogram}
 	var err error
-	if cfg.Workloads, err = syncbench.ParseWorkloads(f.workloads); err != nil {
-		return cfg, asUsage(err)
-	}
-	if cfg.BlockSizes, err = units.ParseSizes(f.blockSizes); err != nil {
-		return cfg, usageErrorf("--block-sizes: %v", err)
-	}
-	if cfg.Methods, err = syscalls.ParseMethods(f.methods); err != nil {
-		return cfg, usageErrorf("--methods: %v", err)
-	}
 	if cfg.FileSize, err = units.ParseSize(f.fileSize); err != nil {
 		return cfg, usageErrorf("--file-size: %v", err)
 	}
@@ -137,29 +133,13 @@ func (f syncFlags) config() (syncbench.Config, error) {
 	if cfg.Order, err = syncbench.ParseOrder(f.order); err != nil {
 		return cfg, usageErrorf("--order: %v", err)
 	}
-	if cfg.Threads, err = parseInts(f.threads); err != nil {
-		return cfg, usageErrorf("--threads: %v", err)
-	}
-	for _, err := range []error{
-		refuseRepeats("workloads", cfg.Workloads, str),
-		refuseRepeats("block-sizes", cfg.BlockSizes, units.FormatSize),
-		refuseRepeats("methods", cfg.Methods, str),
-		refuseRepeats("threads", cfg.Threads, str),
-	} {
-		if err != nil {
-			return cfg, err
-		}
-	}
-	return cfg, asUsage(cfg.Validate())
+	return cfg, refuse(cfg.Validate(), fs, nil)
 }
 
 // checkDir refuses a --dir the run cannot work in.
 func checkDir(dir string) error {
-	if dir == "" {
-		return usageErrorf("--dir is empty: name a directory on the file system to measure")
-	}
 	if err := fixtures.CheckParent(dir); err != nil {
-		return usageErrorf("--dir %v", err)
+		return usageErrorf("--dir: %v", err)
 	}
 	return nil
 }

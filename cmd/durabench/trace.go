@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,10 +11,13 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/durabench/durabench/syscalls/interpose"
 	"github.com/durabench/durabench/syscalls/trace"
+	"github.com/durabench/durabench/syscount"
+	"golang.org/x/sys/unix"
 )
 
 const traceSynopsis = `trace [--method ptrace|interpose] [--json] [--window] [--db PATH] -- CMD [ARGS...]
@@ -127,7 +131,28 @@ func runTrace(args []string) error {
 	if *method == "ptrace" {
 		counts, err = trace.Run(cmd, trace.Options{Window: *window, Classify: classify, Stop: stop})
 	} else {
-		counts, err = interpose.Run(cmd, interpose.Options{Window: *window, Classify: classify})
+		// SIGTERM or SIGHUP sent to durabench alone stops CMD too (the
+		// tracer gets this from PTRACE_O_EXITKILL), then durabench exits
+		// with 128+n.
+		stopped := make(chan os.Signal, 1)
+		signal.Notify(stopped, syscall.SIGTERM, syscall.SIGHUP)
+		defer signal.Stop(stopped)
+		ctx, cancel := context.WithCancelCause(context.Background())
+		defer cancel(nil)
+		var got syscall.Signal // set before cancel, read after ctx is done
+		go func() {
+			select {
+			case sig := <-stopped:
+				got = sig.(syscall.Signal)
+				cancel(fmt.Errorf("durabench got %s", unix.SignalName(got)))
+			case <-ctx.Done():
+			}
+		}()
+		counts, err = interpose.RunContext(ctx, cmd, interpose.Options{Window: *window, Classify: classify})
+		if err != nil && ctx.Err() != nil {
+			fmt.Fprintf(os.Stderr, "durabench: trace: %v; its counts file is removed\n", err)
+			os.Exit(128 + int(got))
+		}
 	}
 	if err != nil {
 		return err
@@ -139,7 +164,7 @@ func runTrace(args []string) error {
 		return enc.Encode(counts)
 	}
 	fmt.Fprintln(os.Stdout)
-	return counts.WriteTable(os.Stdout)
+	return syscount.WriteCounts(os.Stdout, counts)
 }
 
 // traceGrace is how long trace lets the traced program end by itself after

@@ -21,11 +21,8 @@ const versionExamples = `  durabench version
 
 func runVersion(args []string) error {
 	fs := newFlags("version", versionSynopsis, versionExamples)
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseOptions(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("unexpected arguments %q", fs.Args())
 	}
 	return buildinfo.Read().Write(os.Stdout)
 }

@@ -8,7 +8,9 @@ import (
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/results"
 	"github.com/durabench/durabench/syscalls"
+	"github.com/durabench/durabench/wal"
 	"github.com/durabench/durabench/walbench"
+	"github.com/spf13/pflag"
 )
 
 const walSynopsis = `wal --dir DIR [flags]
@@ -31,7 +33,9 @@ record back (Replay: checksum, sequence, content), and fallocate and
 initialized segments must end at the size they were made with; a
 configuration that would outgrow them is refused before anything is
 written. With several writer counts the report adds the group-commit curve
-and its knee: the fewest writers reaching 90 % of the best commits/s.`
+and its knee: the fewest writers reaching 90 % of the best commits/s, named
+only when the curve flattens within the counts tried (otherwise it says to
+try more writers).`
 
 const walExamples = `  # As the Linux Rust WAL benchmark runs it: three layouts, buffered vs direct, fsync vs fdatasync, 16K
   durabench wal --dir /data --layouts append,fallocate,initialized --block-sizes 16K \
@@ -58,49 +62,53 @@ const walExamples = `  # As the Linux Rust WAL benchmark runs it: three layouts,
 
 // walFlags are durabench wal's own flags, as given.
 type walFlags struct {
-	layouts, blockSizes, ioModes, methods, fileSize, writers, sizeSweep string
-	iterations, warmup, rounds, syncEvery                               int
-	countSyscalls                                                       bool
+	layouts                               []fixtures.State
+	blockSizes, sizeSweep                 []int64
+	ioModes                               []wal.IOMode
+	methods                               []syscalls.Method
+	writers                               []int
+	fileSize                              string
+	iterations, warmup, rounds, syncEvery int
+	countSyscalls                         bool
 }
+
+// walRenamed are the walbench.Config fields whose flag is not the field's
+// name kebab-cased.
+var walRenamed = map[string]string{"IOModes": "io-modes"}
 
 func runWAL(args []string) error {
 	fs := newFlags("wal", walSynopsis, walExamples)
 	var o outputFlags
 	var f walFlags
 	addOutputFlags(fs, &o)
-	fs.StringVar(&f.layouts, "layouts", "append,fallocate,initialized", "segment layouts: append, fallocate, initialized")
-	fs.StringVar(&f.blockSizes, "block-sizes", "16K", "record sizes on disk, header included (multiples of 8)")
-	fs.StringVar(&f.ioModes, "io-modes", "buffered,direct", "buffered, direct (O_DIRECT; F_NOCACHE on macOS)")
-	fs.StringVar(&f.methods, "methods", "fsync,fdatasync", "sync methods (fsync, fdatasync; on macOS also barrier, full)")
+	listVar(fs, &f.layouts, "layouts", "append,fallocate,initialized", "segment layouts: append, fallocate, initialized", walbench.ParseLayouts)
+	listVar(fs, &f.blockSizes, "block-sizes", "16K", "record sizes on disk, header included (multiples of 8)", parseSizes)
+	listVar(fs, &f.ioModes, "io-modes", "buffered,direct", "buffered, direct (O_DIRECT; F_NOCACHE on macOS)", walbench.ParseIOModes)
+	listVar(fs, &f.methods, "methods", "fsync,fdatasync", "sync methods (fsync, fdatasync; on macOS also barrier, full)", parseMethods)
 	fs.IntVar(&f.iterations, "iterations", 2000, "measured records per case and round, shared among the writers")
 	fs.IntVar(&f.warmup, "warmup", 100, "unmeasured records before them, in the same log")
 	fs.IntVar(&f.rounds, "rounds", 8, "rounds; every case runs once per round and percentiles pool all rounds")
 	fs.StringVar(&f.fileSize, "file-size", "64M", "segment size; fallocate and initialized segments must hold every record of a round")
 	fs.IntVar(&f.syncEvery, "sync-every", 1, "one writer: records per sync; a sample is the whole batch")
-	fs.StringVar(&f.writers, "writers", "1", "concurrent writer counts, e.g. 1,2,4,8,16,32,64; commits/s counts all writers")
-	fs.StringVar(&f.sizeSweep, "size-sweep", "", "record sizes to sweep instead of --block-sizes, each in a segment of (iterations + warmup) × size")
+	listVar(fs, &f.writers, "writers", "1", "concurrent writer counts, e.g. 1,2,4,8,16,32,64; commits/s counts all writers", parseCounts)
+	listVar(fs, &f.sizeSweep, "size-sweep", "", "record sizes to sweep instead of --block-sizes, each in a segment of (iterations + warmup) × size", parseSizes)
 	fs.BoolVar(&f.countSyscalls, "count-syscalls", false, "after timing, run each layout, size, I/O mode and method again with one writer, traced (ptrace on Linux, the interposer on macOS), and count writes, syncs, directory syncs and device flushes per commit")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseOptions(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usageErrorf("unexpected arguments %q", fs.Args())
-	}
-	if f.sizeSweep != "" {
+	if fs.Changed("size-sweep") {
 		for _, name := range []string{"block-sizes", "file-size"} {
 			if fs.Changed(name) {
 				return usageErrorf("--size-sweep sets the record sizes and sizes each segment to fit them: drop --%s", name)
 			}
 		}
 	}
-	cfg, err := f.config()
+	cfg, err := f.config(fs)
 	if err != nil {
 		return err
 	}
-	if f.countSyscalls {
-		if err := checkCounting(); err != nil {
-			return err
-		}
+	if err := checkCounting(f.countSyscalls); err != nil {
+		return err
 	}
 	if err := o.validate(); err != nil {
 		return err
@@ -109,14 +117,18 @@ func runWAL(args []string) error {
 		return asUsage(err)
 	}
 
-	return measure(&o, "wal", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	p := plan{cfg.Steps(), cfg.Cases()}
+	if f.countSyscalls {
+		p = p.plus(plan{cfg.CountSteps(), cfg.CountSteps()})
+	}
+	return measureSteps(&o, "wal", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		res, err := walbench.Run(run, cfg, progress)
 		if err != nil {
 			return nil, nil, err
 		}
 		var counts []walbench.Count
 		if f.countSyscalls {
-			if counts, err = walbench.CountAll(cfg, walCounter(run), progress); err != nil {
+			if counts, err = walbench.CountAll(cfg, counter[walbench.Config](run, countWALRole), progress); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -125,49 +137,19 @@ func runWAL(args []string) error {
 }
 
 // config turns the flags into a validated walbench.Config; every error is
-// refused input.
-func (f walFlags) config() (walbench.Config, error) {
-	cfg := walbench.Config{Iterations: f.iterations, Warmup: f.warmup, Rounds: f.rounds, SyncEvery: f.syncEvery}
+// refused input naming its flag.
+func (f walFlags) config(fs *pflag.FlagSet) (walbench.Config, error) {
+	cfg := walbench.Config{Layouts: f.layouts, IOModes: f.ioModes, Methods: f.methods, Writers: f.writers,
+		Iterations: f.iterations, Warmup: f.warmup, Rounds: f.rounds, SyncEvery: f.syncEvery}
+	if fs.Changed("size-sweep") {
+		// FileSize 0: a segment per size, sized to fit.
+		cfg.BlockSizes = f.sizeSweep
+		return cfg, refuse(cfg.Validate(), fs, map[string]string{"IOModes": "io-modes", "BlockSizes": "size-sweep"})
+	}
+	cfg.BlockSizes = f.blockSizes
 	var err error
-	if cfg.Layouts, err = walbench.ParseLayouts(f.layouts); err != nil {
-		return cfg, usageErrorf("--layouts: %v", err)
-	}
-	if cfg.IOModes, err = walbench.ParseIOModes(f.ioModes); err != nil {
-		return cfg, usageErrorf("--io-modes: %v", err)
-	}
-	if cfg.Methods, err = syscalls.ParseMethods(f.methods); err != nil {
-		return cfg, usageErrorf("--methods: %v", err)
-	}
-	if cfg.Writers, err = parseInts(f.writers); err != nil {
-		return cfg, usageErrorf("--writers: %v", err)
-	}
-	for _, err := range []error{
-		refuseRepeats("layouts", cfg.Layouts, str),
-		refuseRepeats("io-modes", cfg.IOModes, str),
-		refuseRepeats("methods", cfg.Methods, str),
-		refuseRepeats("writers", cfg.Writers, str),
-	} {
-		if err != nil {
-			return cfg, err
-		}
-	}
-	if f.sizeSweep != "" {
-		if cfg.BlockSizes, err = units.ParseSizes(f.sizeSweep); err != nil {
-			return cfg, usageErrorf("--size-sweep: %v", err)
-		}
-		if err := refuseRepeats("size-sweep", cfg.BlockSizes, units.FormatSize); err != nil {
-			return cfg, err
-		}
-		return cfg, asUsage(cfg.Validate()) // FileSize 0: a segment per size, sized to fit
-	}
-	if cfg.BlockSizes, err = units.ParseSizes(f.blockSizes); err != nil {
-		return cfg, usageErrorf("--block-sizes: %v", err)
-	}
-	if err := refuseRepeats("block-sizes", cfg.BlockSizes, units.FormatSize); err != nil {
-		return cfg, err
-	}
 	if cfg.FileSize, err = units.ParseSize(f.fileSize); err != nil {
 		return cfg, usageErrorf("--file-size: %v", err)
 	}
-	return cfg, asUsage(cfg.Validate())
+	return cfg, refuse(cfg.Validate(), fs, walRenamed)
 }

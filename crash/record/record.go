@@ -21,6 +21,11 @@
 //     copy_file_range, sendfile, hard and symbolic links and
 //     RENAME_EXCHANGE are noted, not recorded.
 //   - 32-bit system calls are not recorded: a note says so.
+//   - Recording changes one thing in the program: the bytes getrandom(2)
+//     and reads of /dev/urandom return are replaced with a fixed stream, so
+//     that recording the same program again gives the same log (SQLite's
+//     journal nonce and WAL salts are random) and a state found in one
+//     recording can be rebuilt from another.
 package record
 
 import "errors"

@@ -68,6 +68,7 @@ type recorder struct {
 	dirs    map[uint64]bool   // inodes that are directories
 	pending map[int]*pathCall // by thread: the path call between entry and exit
 	noted   map[string]bool
+	rand    uint64 // the state of the fixed random stream (fixRandom)
 	linkBuf [unix.PathMax]byte
 	fdinfo  [4096]byte
 }
@@ -282,6 +283,40 @@ func (r *recorder) Exit(c *trace.Call) {
 		r.noteFd(c.Pid, a[0], "sendfile")
 	case unix.SYS_IO_URING_SETUP:
 		r.note("io_uring in use: I/O submitted through a ring makes no system call and is not recorded")
+	case unix.SYS_GETRANDOM:
+		r.fixRandom(c.Pid, a[0], c.Ret)
+	case unix.SYS_READ:
+		if n, err := unix.Readlink(r.fdLink(c.Pid, a[0]), r.linkBuf[:]); err == nil {
+			if dev := string(r.linkBuf[:n]); dev == "/dev/urandom" || dev == "/dev/random" {
+				r.fixRandom(c.Pid, a[1], c.Ret)
+			}
+		}
+	}
+}
+
+// fixRandom replaces the n random bytes the kernel just gave task pid at
+// addr (getrandom(2), or a read of /dev/urandom) with the recorder's own
+// fixed stream, so that recording the same program again writes the same
+// bytes: SQLite's journal nonce and WAL salts come from there, and a state
+// identifier holds the hash of the log it was found in. (Randomness from
+// the vDSO's getrandom makes no system call and is left alone.)
+func (r *recorder) fixRandom(pid int, addr uint64, n int64) {
+	if n <= 0 || n > 1<<20 {
+		return
+	}
+	buf := make([]byte, n)
+	for i := range buf {
+		// splitmix64, one byte per step: any fixed stream would do.
+		r.rand += 0x9e3779b97f4a7c15
+		z := r.rand
+		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+		z = (z ^ z>>27) * 0x94d049bb133111eb
+		buf[i] = byte(z ^ z>>31)
+	}
+	local := []unix.Iovec{{Base: &buf[0], Len: uint64(n)}}
+	remote := []unix.RemoteIovec{{Base: uintptr(addr), Len: int(n)}}
+	if w, err := unix.ProcessVMWritev(pid, local, remote, 0); err != nil || w != int(n) {
+		r.note("random bytes could not be fixed (%v): a re-recording may differ", err)
 	}
 }
 

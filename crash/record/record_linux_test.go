@@ -251,3 +251,30 @@ func TestRecordSQLiteShell(t *testing.T) {
 	}
 	t.Logf("ops: %v", ops)
 }
+
+// TestRecordIsRepeatable records the sqlite3 shell twice in WAL mode
+// (random WAL salts, random journal nonce): with the random stream fixed,
+// both logs are the same, byte for byte.
+func TestRecordIsRepeatable(t *testing.T) {
+	if _, err := exec.LookPath("sqlite3"); err != nil {
+		t.Skipf("sqlite3 is not installed: %v", err)
+	}
+	script := "PRAGMA journal_mode=WAL;\nCREATE TABLE t(x);\nINSERT INTO t VALUES(1);\nINSERT INTO t VALUES(2);\n"
+	var logs [2][]byte
+	for i := range logs {
+		root := t.TempDir()
+		cmd := exec.Command("sqlite3", "test.db")
+		cmd.Dir = root
+		cmd.Stdin = strings.NewReader(script)
+		log, _, err := Record(cmd, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if logs[i], err = json.Marshal(log); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if string(logs[0]) != string(logs[1]) {
+		t.Errorf("two recordings differ:\n%s\n%s", logs[0], logs[1])
+	}
+}

@@ -54,10 +54,13 @@ func (c Config) withDefaults() Config {
 }
 
 // Name is the configuration as results show it and state identifiers
-// carry it: "wal/LAYOUT/IOMODE/METHOD", with "/skip-sync" for the broken
-// writer.
+// carry it: "wal/LAYOUT/IOMODE/METHOD", then "/records=N" for a record
+// count other than the default, and "/skip-sync" for the broken writer.
 func (c Config) Name() string {
 	s := fmt.Sprintf("wal/%s/%s/%s", c.Layout, c.IOMode, c.Method)
+	if c.Records != 0 && c.Records != DefaultRecords {
+		s += fmt.Sprintf("/records=%d", c.Records)
+	}
 	if c.SkipSync {
 		s += "/skip-sync"
 	}
@@ -65,13 +68,27 @@ func (c Config) Name() string {
 }
 
 // ParseName reads a configuration that Name printed (with the default
-// record count and segment size).
+// segment size).
 func ParseName(s string) (Config, error) {
+	bad := fmt.Errorf("walcrash: %q is not a log writer configuration (wal/LAYOUT/IOMODE/METHOD[/records=N][/skip-sync])", s)
 	parts := strings.Split(s, "/")
-	if len(parts) < 4 || len(parts) > 5 || parts[0] != "wal" || (len(parts) == 5 && parts[4] != "skip-sync") {
-		return Config{}, fmt.Errorf("walcrash: %q is not a log writer configuration (wal/LAYOUT/IOMODE/METHOD)", s)
+	if len(parts) < 4 || parts[0] != "wal" {
+		return Config{}, bad
 	}
 	var c Config
+	for _, opt := range parts[4:] {
+		n, isRecords := strings.CutPrefix(opt, "records=")
+		switch {
+		case opt == "skip-sync" && !c.SkipSync:
+			c.SkipSync = true
+		case isRecords && c.Records == 0:
+			if _, err := fmt.Sscan(n, &c.Records); err != nil || c.Records < 1 {
+				return Config{}, bad
+			}
+		default:
+			return Config{}, bad
+		}
+	}
 	var err error
 	if c.Layout, err = fixtures.ParseState(parts[1]); err != nil {
 		return c, fmt.Errorf("walcrash: %w", err)
@@ -82,7 +99,6 @@ func ParseName(s string) (Config, error) {
 	if c.Method, err = syscalls.ParseMethod(parts[3]); err != nil {
 		return c, fmt.Errorf("walcrash: %w", err)
 	}
-	c.SkipSync = len(parts) == 5
 	return c, nil
 }
 
@@ -97,11 +113,11 @@ func Payload(seq uint64) []byte {
 	return p
 }
 
-// Run is the workload: it makes root/log (and syncs root, so the
+// Workload is the workload: it makes root/log (and syncs root, so the
 // directory's name is durable before any record), opens a wal.Writer
 // there, and appends cfg.Records records, calling ack with each sequence
 // number once Append returned it.
-func Run(root string, cfg Config, ack func(seq uint64)) error {
+func Workload(root string, cfg Config, ack func(seq uint64)) error {
 	cfg = cfg.withDefaults()
 	dir := filepath.Join(root, LogDir)
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -163,7 +179,7 @@ func (Checker) Check(dir string, acked uint64) crash.Verdict {
 		}
 		return crash.Verdict{LostAcked: lost, Corrupt: true, Detail: detail}
 	case errors.Is(err, fs.ErrNotExist):
-		return crash.Verdict{LostAcked: acked, Detail: "no log: " + err.Error()}
+		return crash.Verdict{LostAcked: acked, Detail: "no log: the state holds no segment file in " + LogDir + "/"}
 	case err != nil:
 		return crash.Verdict{Err: err}
 	}
@@ -198,10 +214,8 @@ func Mapping(method string) crash.Mapping {
 		return crash.Mapping{Fdatasync: crash.SyncFull, Why: "the writer's method full: F_FULLFSYNC per commit; recorded as fdatasync"}
 	case "barrier":
 		return crash.Mapping{Fdatasync: crash.SyncBarrier, Why: "the writer's method barrier: F_BARRIERFSYNC per commit; recorded as fdatasync"}
-	case "fsync":
-		return crash.Mapping{Why: "the writer's fsync is fsync(2) on darwin too"}
 	}
-	return crash.Mapping{Why: "the writer's fdatasync is fdatasync(2) on darwin too"}
+	return crash.Mapping{Why: "the writer's fsync and fdatasync are the plain calls on darwin too"}
 }
 
 // RecordedMethod is the Linux method a recording uses for a darwin-only

@@ -83,7 +83,7 @@ func fakeRecord(t *testing.T, cfg Config) *crash.Log {
 			log.Events = append(log.Events, crash.Event{Op: crash.OpSync, Path: d, Dir: true, Sync: crash.SyncFsync})
 		}
 	}
-	err := Run(root, cfg, func(seq uint64) {
+	err := Workload(root, cfg, func(seq uint64) {
 		snapshot()
 		log.Events = append(log.Events, crash.Event{Op: crash.OpAck, Ack: seq})
 	})
@@ -162,7 +162,7 @@ func TestExplorerReproducible(t *testing.T) {
 // The checker's verdicts on logs written directly.
 func TestChecker(t *testing.T) {
 	dir := t.TempDir()
-	if err := Run(dir, Config{Layout: fixtures.Append, Method: syscalls.Fdatasync, Records: 5}, func(uint64) {}); err != nil {
+	if err := Workload(dir, Config{Layout: fixtures.Append, Method: syscalls.Fdatasync, Records: 5}, func(uint64) {}); err != nil {
 		t.Fatal(err)
 	}
 	if v := (Checker{}).Check(dir, 5); v.LostAcked != 0 || v.Corrupt {
@@ -193,9 +193,19 @@ func TestChecker(t *testing.T) {
 }
 
 func TestConfigName(t *testing.T) {
-	c := Config{Layout: fixtures.Initialized, IOMode: wal.Direct, Method: syscalls.Fsync, SkipSync: true}
-	got, err := ParseName(c.Name())
-	if err != nil || got != c {
-		t.Errorf("ParseName(%q) = %+v, %v", c.Name(), got, err)
+	for _, c := range []Config{
+		{Layout: fixtures.Initialized, IOMode: wal.Direct, Method: syscalls.Fsync, SkipSync: true},
+		{Layout: fixtures.Append, IOMode: wal.Buffered, Method: syscalls.Fdatasync, Records: 7},
+		{Layout: fixtures.Fallocate, IOMode: wal.Buffered, Method: syscalls.Fdatasync},
+	} {
+		got, err := ParseName(c.Name())
+		if err != nil || got != c {
+			t.Errorf("ParseName(%q) = %+v, %v", c.Name(), got, err)
+		}
+	}
+	for _, bad := range []string{"wal/append/buffered", "wal/append/buffered/fsync/records=0", "wal/append/buffered/fsync/x", "sqlite/a/b/c"} {
+		if _, err := ParseName(bad); err == nil {
+			t.Errorf("ParseName(%q) accepted it", bad)
+		}
 	}
 }

@@ -53,25 +53,6 @@ func ParseSize(s string) (int64, error) {
 	return 0, fmt.Errorf("size %q: unknown unit %q; use K, M, G or T (binary: 1K = 1024 bytes)", s, t[i:])
 }
 
-// ParseSizes parses a comma-separated list of sizes; the list must not be empty.
-func ParseSizes(csv string) ([]int64, error) {
-	var out []int64
-	for _, part := range strings.Split(csv, ",") {
-		if strings.TrimSpace(part) == "" {
-			continue
-		}
-		n, err := ParseSize(part)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no size given in %q", csv)
-	}
-	return out, nil
-}
-
 // FormatSize prints n with the largest binary unit that divides it exactly:
 // 4096 is "4K", 1048576 is "1M", 1000 is "1000".
 func FormatSize(n int64) string {

@@ -34,18 +34,6 @@ func TestParseSize(t *testing.T) {
 	}
 }
 
-func TestParseSizes(t *testing.T) {
-	got, err := ParseSizes("4K,64K, 1M")
-	if err != nil || len(got) != 3 || got[0] != 4096 || got[1] != 65536 || got[2] != 1<<20 {
-		t.Fatalf("ParseSizes = %v, %v", got, err)
-	}
-	for _, bad := range []string{"", ",", "4K,zero"} {
-		if _, err := ParseSizes(bad); err == nil {
-			t.Errorf("ParseSizes(%q) accepted", bad)
-		}
-	}
-}
-
 func TestFormatSize(t *testing.T) {
 	for n, want := range map[int64]string{4096: "4K", 65536: "64K", 1 << 20: "1M", 64 << 20: "64M", 1 << 30: "1G", 1000: "1000", 1536: "1536"} {
 		if got := FormatSize(n); got != want {

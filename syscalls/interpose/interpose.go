@@ -3,10 +3,12 @@
 package interpose
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -130,7 +132,20 @@ func Build(opts Options) (string, error) {
 // its counts up to that point are returned, and Counts.Exit says how it
 // ended. A command that cannot be started yields an error naming it, e.g.
 // `interpose: run "nosuch": executable file not found in $PATH`.
+//
+// cmd dies with the calling process: on Linux the kernel kills it
+// (PR_SET_PDEATHSIG) if this process ends first, even by SIGKILL, and the
+// counters file has no name once cmd has started, so nothing is left
+// behind. On macOS the file is removed when Run returns.
 func Run(cmd *exec.Cmd, opts Options) (*trace.Counts, error) {
+	return RunContext(context.Background(), cmd, opts)
+}
+
+// RunContext is Run, stopping early when ctx is done: it kills cmd, waits
+// for it, removes the counters file and returns an error wrapping
+// context.Cause(ctx). A caller that stops on a signal passes a context the
+// signal cancels.
+func RunContext(ctx context.Context, cmd *exec.Cmd, opts Options) (*trace.Counts, error) {
 	if cmd.Err != nil {
 		return nil, trace.RunError("interpose", cmd, cmd.Err)
 	}
@@ -141,39 +156,47 @@ func Run(cmd *exec.Cmd, opts Options) (*trace.Counts, error) {
 	if strings.ContainsAny(lib, ": ") {
 		return nil, fmt.Errorf("interpose: library path %q contains a colon or space, which %s cannot carry; set Options.CacheDir", lib, preloadVar)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("interpose: %q not started: %w", cmd.Args[0], context.Cause(ctx))
+	}
 
-	f, err := os.CreateTemp("", "durabench-interpose-*.counts")
+	counters, err := newCountersFile(opts.Window)
 	if err != nil {
-		return nil, fmt.Errorf("interpose: create counters file: %w", err)
+		return nil, err
 	}
-	defer os.Remove(f.Name())
-	_, err = f.Write(newHeader(opts.Window))
-	if err == nil {
-		err = f.Truncate(int64(sharedSize))
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return nil, fmt.Errorf("interpose: prepare counters file: %w", err)
-	}
+	defer counters.close()
 
 	env := cmd.Env
 	if env == nil {
 		env = os.Environ()
 	}
-	cmd.Env = append(withPreload(env, lib), envFile+"="+f.Name())
+	cmd.Env = append(withPreload(env, lib), envFile+"="+counters.path)
+	// The thread that starts cmd must live until cmd ends: the kernel sends
+	// the parent-death signal when that thread, not the process, exits.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	dieWithParent(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, trace.RunError("interpose", cmd, err)
 	}
-	if err := cmd.Wait(); err != nil {
+	counters.started()
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case err = <-waited:
+	case <-ctx.Done():
+		cmd.Process.Kill()
+		<-waited
+		return nil, fmt.Errorf("interpose: %q killed before it finished: %w", cmd.Args[0], context.Cause(ctx))
+	}
+	if err != nil {
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
 			return nil, fmt.Errorf("interpose: wait for %q: %w", cmd.Args[0], err)
 		}
 	}
 
-	data, err := os.ReadFile(f.Name())
+	data, err := counters.read()
 	if err != nil {
 		return nil, fmt.Errorf("interpose: read counters: %w", err)
 	}
@@ -188,6 +211,63 @@ func Run(cmd *exec.Cmd, opts Options) (*trace.Counts, error) {
 	}
 	c.Exit = exitStatus(cmd.ProcessState)
 	return c, nil
+}
+
+// countersFile is the file the library's counters live in, shared by
+// mapping. path is what the traced processes open.
+type countersFile struct {
+	f    *os.File
+	path string // the name given to the library
+	name string // the file's own name while it has one; "" once removed
+	// byProc says path is /proc/PID/fd/N: the file can lose its name as
+	// soon as cmd has started, since every process opens it through this
+	// process's descriptor.
+	byProc bool
+}
+
+// newCountersFile creates the counters file with its header and size.
+func newCountersFile(window bool) (*countersFile, error) {
+	f, err := os.CreateTemp("", "durabench-interpose-*.counts")
+	if err != nil {
+		return nil, fmt.Errorf("interpose: create counters file: %w", err)
+	}
+	c := &countersFile{f: f, path: f.Name(), name: f.Name()}
+	_, err = f.Write(newHeader(window))
+	if err == nil {
+		err = f.Truncate(int64(sharedSize))
+	}
+	if err != nil {
+		c.close()
+		return nil, fmt.Errorf("interpose: prepare counters file: %w", err)
+	}
+	if p, ok := procPath(f); ok {
+		c.path, c.byProc = p, true
+	}
+	return c, nil
+}
+
+// started is called once cmd runs: a file reached through /proc loses its
+// name now, so that no exit of this process, however abrupt, leaves it.
+func (c *countersFile) started() {
+	if c.byProc && os.Remove(c.name) == nil {
+		c.name = ""
+	}
+}
+
+func (c *countersFile) read() ([]byte, error) {
+	b := make([]byte, sharedSize)
+	n, err := c.f.ReadAt(b, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return b[:n], nil
+}
+
+func (c *countersFile) close() {
+	c.f.Close()
+	if c.name != "" {
+		os.Remove(c.name)
+	}
 }
 
 // withPreload returns env with lib first in the preload variable, keeping

@@ -26,6 +26,9 @@ func need(t *testing.T, programs ...string) {
 // cacheDir is one build cache for the whole test run, so the library is
 // compiled once.
 var cacheDir = func() string {
+	if d := os.Getenv("CACHEDIR"); os.Getenv(helperEnv) != "" {
+		return d // parentHelper: the test's own cache
+	}
 	dir, err := os.MkdirTemp("", "durabench-interpose-test-")
 	if err != nil {
 		panic(err)
@@ -34,6 +37,10 @@ var cacheDir = func() string {
 }()
 
 func TestMain(m *testing.M) {
+	if os.Getenv(helperEnv) != "" {
+		parentHelper()
+		return
+	}
 	code := m.Run()
 	os.RemoveAll(cacheDir)
 	os.Exit(code)

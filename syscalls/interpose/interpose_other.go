@@ -3,6 +3,7 @@
 package interpose
 
 import (
+	"context"
 	"errors"
 	"os/exec"
 
@@ -30,3 +31,8 @@ func Build(opts Options) (string, error) { return "", ErrUnsupported }
 
 // Run returns ErrUnsupported on this OS without starting cmd.
 func Run(cmd *exec.Cmd, opts Options) (*trace.Counts, error) { return nil, ErrUnsupported }
+
+// RunContext returns ErrUnsupported on this OS without starting cmd.
+func RunContext(ctx context.Context, cmd *exec.Cmd, opts Options) (*trace.Counts, error) {
+	return nil, ErrUnsupported
+}

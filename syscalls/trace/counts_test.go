@@ -1,16 +1,10 @@
 package trace
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func TestClassifyPath(t *testing.T) {
 	for _, tc := range []struct {
@@ -106,26 +100,6 @@ func sample() *Counts {
 	return c
 }
 
-func TestWriteTableGolden(t *testing.T) {
-	var b bytes.Buffer
-	if err := sample().WriteTable(&b); err != nil {
-		t.Fatal(err)
-	}
-	golden := filepath.Join("testdata", "table.golden")
-	if *update {
-		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(b.Bytes(), want) {
-		t.Errorf("table differs from %s (go test -update rewrites it):\n%s", golden, b.String())
-	}
-}
-
 func TestCountsJSONRoundTrip(t *testing.T) {
 	c := sample()
 	data, err := json.Marshal(c)
@@ -138,14 +112,6 @@ func TestCountsJSONRoundTrip(t *testing.T) {
 	}
 	if !reflect.DeepEqual(c, &back) {
 		t.Errorf("round trip changed the counts:\n%s\n%+v", data, back)
-	}
-}
-
-func TestShellJoin(t *testing.T) {
-	got := shellJoin([]string{"sqlite3", "/tmp/x.db", "insert into t values('a');", ""})
-	want := `sqlite3 /tmp/x.db 'insert into t values('\''a'\'');' ''`
-	if got != want {
-		t.Errorf("shellJoin = %s, want %s", got, want)
 	}
 }
 

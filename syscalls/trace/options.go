@@ -59,7 +59,7 @@ type Call struct {
 }
 
 // ErrUnsupported is returned by Run where ptrace tracing is not available.
-var ErrUnsupported = errors.New("trace: ptrace tracing is Linux-only (amd64 and arm64); on macOS use the interposer (durabench trace --method interpose)")
+var ErrUnsupported = errors.New("trace: ptrace tracing is Linux-only (amd64 and arm64); on macOS use the interposer (package syscalls/interpose)")
 
 // RunError wraps err, the failure to start cmd, as "<pkg>: run "<name>":
 // <reason>", e.g. `trace: run "nosuch": executable file not found in $PATH`.
