@@ -123,7 +123,7 @@ func (c BacklogConfig) Validate() error {
 			return bad("Backlogs", "backlog %d: must be 0 or more bytes", b)
 		}
 	}
-	return nil
+	return c.checkLimits()
 }
 
 // Validate checks a stream run before anything is touched.
@@ -151,7 +151,7 @@ func (c StreamConfig) Validate() error {
 			return bad("Rates", "rate %d: must be 0, a positive number of bytes per second, or max", int64(r))
 		}
 	}
-	return nil
+	return c.checkLimits()
 }
 
 // Rate is a neighbor's target write rate in bytes per second.

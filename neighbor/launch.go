@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // The parent's side of a neighbor. Invariants:
@@ -19,6 +21,10 @@ import (
 //     OS. On Linux it also gets SIGTERM from the kernel (procattr_linux.go).
 //   - close always reaps the process and then checks that its directory is
 //     gone; a neighbor that left files behind is an error, never ignored.
+//   - A neighbor's life is bounded from our side too: killGrace after its
+//     timeout we kill it (SIGKILL works on a stopped process, whose own
+//     timer cannot fire), so no reply we wait for and no reaping outlasts
+//     the timeout by more than killGrace.
 
 // Launch says how to start a neighbor process: Path with Args runs the
 // neighbor role (the command that serves it passes ChildRole to
@@ -38,7 +44,15 @@ type neighbor struct {
 	dir    string
 	reaped bool
 	err    error // of the reaping
+
+	deadline *time.Timer // kills the process killGrace after its timeout
+	overdue  atomic.Bool // the deadline fired
+	timeout  time.Duration
 }
+
+// killGrace is how long past its own timeout a neighbor may take to remove
+// its files and exit before we kill it.
+const killGrace = 2 * time.Second
 
 // startNeighbor starts a neighbor with task c.
 func startNeighbor(l Launch, c childConfig) (*neighbor, error) {
@@ -58,7 +72,12 @@ func startNeighbor(l Launch, c childConfig) (*neighbor, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the neighbor %s: %w", l.Path, err)
 	}
-	return &neighbor{cmd: cmd, in: in, lines: bufio.NewScanner(out), stderr: stderr, dir: c.Dir}, nil
+	n := &neighbor{cmd: cmd, in: in, lines: bufio.NewScanner(out), stderr: stderr, dir: c.Dir, timeout: c.Timeout}
+	n.deadline = time.AfterFunc(c.Timeout+killGrace, func() {
+		n.overdue.Store(true)
+		cmd.Process.Kill()
+	})
+	return n, nil
 }
 
 // pid returns the neighbor's process id.
@@ -99,7 +118,15 @@ func (n *neighbor) close() error {
 	n.reaped = true
 	n.in.Close()
 	var errs []error
-	if err := n.cmd.Wait(); err != nil {
+	err := n.cmd.Wait()
+	n.deadline.Stop()
+	if n.overdue.Load() {
+		errs = append(errs, fmt.Errorf("the neighbor was still running %v after its %v timeout (stopped or hung) and was killed", killGrace, n.timeout))
+		// It could not remove its own files: they are ours to remove.
+		if rerr := os.RemoveAll(n.dir); rerr != nil {
+			errs = append(errs, rerr)
+		}
+	} else if err != nil {
 		msg := strings.TrimSpace(n.stderr.String())
 		if msg != "" {
 			err = fmt.Errorf("%w: %s", err, msg)

@@ -8,21 +8,30 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 )
 
 // Invariants:
-//   - An Out's directory did not exist before CreateOut made it: a run never
-//     mixes its files with an earlier run's.
+//   - The output directory did not exist before the run: a run never mixes
+//     its files with an earlier run's.
+//   - Outputs appear whole or not at all: every file is written into a new
+//     hidden sibling directory (".NAME.partial-XXXX") and Commit renames it
+//     to the output path only at the end, refusing to replace anything that
+//     appeared there meanwhile. Abort, for a failed run, removes the files
+//     it created and the hidden directory, so nothing is left at the output
+//     path to block a rerun. An interrupted run that keeps what it measured
+//     commits with CommitPartial, which marks the directory with PartialFile.
 //   - Every file is created with O_CREATE|O_EXCL on first use, so nothing is
 //     ever overwritten, not even a file that appeared in the directory since.
 //   - results.csv's header is written once, by the first Write, and fixes its
 //     columns (see csv.go).
-//   - Close makes the files durable (os.File.Sync, which is F_FULLFSYNC on
+//   - Commit makes the files durable (os.File.Sync, which is F_FULLFSYNC on
 //     darwin: here we want the strongest promise, not a measurement) and
-//     syncs the directory so their names survive a crash too.
+//     syncs the directories so their names survive a crash too.
 
 // ErrOutExists is returned (wrapped) by CreateOut when the output directory
-// already exists.
+// already exists, and by Commit when one appeared while the run went on.
 var ErrOutExists = errors.New("output directory already exists")
 
 // The files of an output directory.
@@ -31,46 +40,81 @@ const (
 	JSONLFile = "results.jsonl"
 	BenchFile = "results.bench.txt"
 	EnvFile   = "env.json"
+	// PartialFile marks the results of an interrupted run: it says why
+	// they are partial.
+	PartialFile = "PARTIAL.txt"
 )
 
 // Out is a run's output directory. Its methods are not safe for concurrent
 // use.
 type Out struct {
-	dir                string
+	final              string // the output path
+	dir                string // where the files are: a hidden sibling until Commit
+	created            []string
 	csv, jsonl, bench  *os.File
 	csvLayout          csvLayout
 	envWritten, closed bool
+	committed          bool
 	perRound           map[string]bool // cases with per-round records in the bench file
 }
 
-// CreateOut makes the output directory dir, which must not exist yet (the
-// error then wraps ErrOutExists) and whose parent must.
+// CreateOut starts the output directory dir, which must not exist yet (the
+// error then wraps ErrOutExists) and whose parent must be a writable
+// directory. Its files are written aside until Commit puts them at dir.
 func CreateOut(dir string) (*Out, error) {
+	if err := CheckOut(dir); err != nil {
+		return nil, err
+	}
+	clean := filepath.Clean(dir)
+	tmp, err := os.MkdirTemp(filepath.Dir(clean), "."+filepath.Base(clean)+".partial-")
+	if err != nil {
+		return nil, fmt.Errorf("results: creating the output directory beside %s: %w", dir, err)
+	}
+	return &Out{final: dir, dir: tmp, perRound: map[string]bool{}}, nil
+}
+
+// CheckOut returns an error, with what to do, unless dir is a new path in
+// an existing, writable directory: what CreateOut needs. It creates nothing.
+func CheckOut(dir string) error {
 	if dir == "" {
-		return nil, errors.New("results: output directory is empty; give a new path")
+		return errors.New("results: output directory is empty; give a new path")
 	}
 	if _, err := os.Lstat(dir); err == nil {
-		return nil, fmt.Errorf("results: %s: %w; choose a new path, results are never overwritten", dir, ErrOutExists)
+		return fmt.Errorf("results: %s: %w; choose a new path, results are never overwritten", dir, ErrOutExists)
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("results: checking output directory: %w", err)
+		return fmt.Errorf("results: checking output directory %s: %w", dir, err)
 	}
 	parent := filepath.Dir(filepath.Clean(dir))
 	if fi, err := os.Stat(parent); err != nil {
-		return nil, fmt.Errorf("results: parent of output directory %s: %w; create it first", dir, err)
+		return fmt.Errorf("results: parent of output directory %s: %w; create it first", dir, err)
 	} else if !fi.IsDir() {
-		return nil, fmt.Errorf("results: parent of output directory %s is not a directory: %s", dir, parent)
+		return fmt.Errorf("results: parent of output directory %s is not a directory: %s", dir, parent)
 	}
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		if errors.Is(err, fs.ErrExist) { // appeared since the check
-			return nil, fmt.Errorf("results: %s: %w; choose a new path, results are never overwritten", dir, ErrOutExists)
-		}
-		return nil, fmt.Errorf("results: creating output directory: %w", err)
+	if err := syscall.Access(parent, 0x2|0x1); err != nil { // W_OK|X_OK; EROFS on a read-only mount
+		return fmt.Errorf("results: cannot create output directory %s in %s (%v); name a directory you can write to", dir, parent, err)
 	}
-	return &Out{dir: dir, perRound: map[string]bool{}}, nil
+	return nil
 }
 
-// Dir returns the output directory's path.
+// Dir returns where the output files are now: a hidden directory beside the
+// output path until Commit, the output path after it.
 func (o *Out) Dir() string { return o.dir }
+
+// Path returns the output path the files are committed to.
+func (o *Out) Path() string { return o.final }
+
+// Create makes a new file name in the output directory, for outputs other
+// than the records (reports); it refuses to replace one. The caller closes
+// it before Commit.
+func (o *Out) Create(name string) (*os.File, error) {
+	if o.closed {
+		return nil, fmt.Errorf("results: creating %s after the output was closed", name)
+	}
+	if name != filepath.Base(name) || name == "." || name == ".." {
+		return nil, fmt.Errorf("results: %q is not a plain file name", name)
+	}
+	return o.create(name)
+}
 
 // create makes a new file in the directory, refusing to replace one.
 func (o *Out) create(name string) (*os.File, error) {
@@ -78,6 +122,7 @@ func (o *Out) create(name string) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("results: creating %s (never overwritten): %w", name, err)
 	}
+	o.created = append(o.created, name)
 	return f, nil
 }
 
@@ -193,9 +238,11 @@ func (o *Out) WriteEnv(env any) error {
 	return nil
 }
 
-// Close syncs and closes the files and syncs the directory. Calling it
-// again does nothing.
-func (o *Out) Close() error {
+// Close commits the output: see Commit.
+func (o *Out) Close() error { return o.Commit() }
+
+// closeFiles syncs (if sync) and closes the open files, once.
+func (o *Out) closeFiles(sync bool) error {
 	if o.closed {
 		return nil
 	}
@@ -203,16 +250,89 @@ func (o *Out) Close() error {
 	var errs []error
 	for _, f := range []*os.File{o.jsonl, o.bench, o.csv} {
 		if f != nil {
-			errs = append(errs, f.Sync(), f.Close())
+			if sync {
+				errs = append(errs, f.Sync())
+			}
+			errs = append(errs, f.Close())
 		}
 	}
-	d, err := os.Open(o.dir)
-	if err != nil {
-		return errors.Join(append(errs, err)...)
+	return errors.Join(errs...)
+}
+
+// Commit syncs and closes the files, then renames the directory to the
+// output path, never over anything that appeared there since CreateOut
+// (the error then wraps ErrOutExists and says where the results are), and
+// syncs the parent. Calling it again does nothing.
+func (o *Out) Commit() error {
+	if o.committed {
+		return nil
 	}
-	errs = append(errs, d.Sync(), d.Close())
-	if err := errors.Join(errs...); err != nil {
+	err := o.closeFiles(true)
+	if err == nil {
+		err = syncDir(o.dir)
+	}
+	if err != nil {
 		return fmt.Errorf("results: closing %s: %w", o.dir, err)
 	}
+	if err := renameNoReplace(o.dir, o.final); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("results: %s appeared while the run went on: %w; the results are in %s", o.final, ErrOutExists, o.dir)
+		}
+		return fmt.Errorf("results: moving %s to %s: %w; the results are in %s", o.dir, o.final, err, o.dir)
+	}
+	o.committed, o.dir = true, o.final
+	if err := syncDir(filepath.Dir(filepath.Clean(o.final))); err != nil {
+		return fmt.Errorf("results: %w", err)
+	}
 	return nil
+}
+
+// CommitPartial marks the output as partial, with reason (what stopped the
+// run and what the files hold), in PartialFile, then commits it.
+func (o *Out) CommitPartial(reason string) error {
+	if o.committed {
+		return errors.New("results: output committed already; mark it partial before committing")
+	}
+	f, err := o.Create(PartialFile)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(f, strings.TrimRight(reason, "\n"))
+	if err = errors.Join(err, f.Sync(), f.Close()); err != nil {
+		return fmt.Errorf("results: writing %s: %w", PartialFile, err)
+	}
+	return o.Commit()
+}
+
+// Abort closes the files and removes them and the hidden directory: a
+// failed run leaves nothing behind. It removes only the files this Out
+// created; if anything else appeared there, the directory stays and the
+// error says so. After Commit it does nothing.
+func (o *Out) Abort() error {
+	if o.committed {
+		return nil
+	}
+	o.committed = true // nothing more to do, whatever happens
+	errs := []error{o.closeFiles(false)}
+	for _, name := range o.created {
+		if err := os.Remove(filepath.Join(o.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	if err := os.Remove(o.dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("results: removing the unfinished output %s: %w", o.dir, err)
+	}
+	return nil
+}
+
+// syncDir fsyncs a directory so that the names in it are durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	return errors.Join(d.Sync(), d.Close())
 }

@@ -17,7 +17,9 @@ func TestCreateOutRefusesAnExistingDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer o.Close()
+	if err := o.Commit(); err != nil {
+		t.Fatal(err)
+	}
 	_, err = CreateOut(dir)
 	if !errors.Is(err, ErrOutExists) {
 		t.Fatalf("second CreateOut(%s) error = %v, want ErrOutExists", dir, err)
@@ -183,5 +185,100 @@ func TestOutRefusesANewCSVColumnButKeepsTheRecords(t *testing.T) {
 	b, _ = os.ReadFile(filepath.Join(o.Dir(), CSVFile))
 	if rows, _ := csv.NewReader(bytes.NewReader(b)).ReadAll(); len(rows) != 2 {
 		t.Errorf("%s has %d rows, want the header and the first record only", CSVFile, len(rows))
+	}
+}
+
+// listDir names the entries of dir, to show what a run left there.
+func listDir(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// A failed run's output (issue 10: a stub env.json and bench header that
+// blocked the rerun) leaves nothing behind: not at the output path, not
+// beside it.
+func TestAbortLeavesNothing(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "out")
+	o, err := CreateOut(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.WriteEnv(map[string]string{"os": "linux"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.WriteBenchConfig([][2]string{{"goos", "linux"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the output path exists before Commit: %v", err)
+	}
+	if err := o.Abort(); err != nil {
+		t.Fatal(err)
+	}
+	if names := listDir(t, parent); len(names) != 0 {
+		t.Fatalf("Abort left %q in the parent", names)
+	}
+	// The rerun is not blocked.
+	o2, err := CreateOut(dir)
+	if err != nil {
+		t.Fatalf("rerun refused after an aborted run: %v", err)
+	}
+	if err := o2.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if names := listDir(t, parent); strings.Join(names, ",") != "out" {
+		t.Fatalf("after Commit the parent holds %q, want only out", names)
+	}
+}
+
+// Commit never replaces what appeared at the output path meanwhile, even an
+// empty directory (which rename(2) alone would replace), and says where the
+// results are.
+func TestCommitRefusesAPathThatAppeared(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	o, err := CreateOut(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.WriteEnv(map[string]string{"os": "linux"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err = o.Commit()
+	if !errors.Is(err, ErrOutExists) || !strings.Contains(err.Error(), o.Dir()) {
+		t.Fatalf("Commit over a directory that appeared: %v, want ErrOutExists naming %s", err, o.Dir())
+	}
+	if names := listDir(t, dir); len(names) != 0 {
+		t.Errorf("Commit wrote into the directory that appeared: %q", names)
+	}
+	if _, err := os.Stat(filepath.Join(o.Dir(), EnvFile)); err != nil {
+		t.Errorf("the results are not where the error says: %v", err)
+	}
+}
+
+// CommitPartial marks the output with PartialFile and its reason.
+func TestCommitPartialMarksTheOutput(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	o, err := CreateOut(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.CommitPartial("interrupted by SIGINT after 3 of 8 rounds"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, PartialFile))
+	if err != nil || string(b) != "interrupted by SIGINT after 3 of 8 rounds\n" {
+		t.Fatalf("%s = %q, %v", PartialFile, b, err)
 	}
 }

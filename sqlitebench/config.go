@@ -119,7 +119,7 @@ func (c Config) Validate() error {
 	case c.RowBytes < 0 || c.RowBytes > maxRowBytes:
 		return bad("RowBytes", "rows of %d bytes: use 0 to %d (SQLite's default maximum blob)", c.RowBytes, maxRowBytes)
 	}
-	return nil
+	return c.checkLimits()
 }
 
 // ParseEngines parses a comma-separated list of engine names.

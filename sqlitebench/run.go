@@ -134,6 +134,9 @@ func runWith(run *fixtures.Run, cfg Config, progress Progress, lookup func(name 
 	acc := runner.Each(cases, func(c Case) *accumulator { return newAccumulator(c, cfg) })
 	for r := range cfg.Rounds {
 		for _, a := range acc {
+			if err := run.Err(); err != nil { // stopped: no new case
+				return Outcome{}, err
+			}
 			progress(fmt.Sprintf("round %d/%d: %s", r+1, cfg.Rounds, a.c.Name()))
 			if err := a.runRound(run, engines[a.c.Engine], cfg, r); err != nil {
 				return Outcome{}, fmt.Errorf("sqlitebench: %s, round %d: %w", a.c.Name(), r+1, err)

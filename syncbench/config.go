@@ -5,6 +5,7 @@ package syncbench
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/durabench/durabench/fixtures"
@@ -151,6 +152,9 @@ func (c Config) Validate() error {
 	case len(c.Threads) == 0:
 		return bad("Threads", "no thread count")
 	}
+	if err := c.checkLimits(); err != nil {
+		return err
+	}
 	for _, t := range c.Threads {
 		if t < 1 || t > 1024 {
 			return bad("Threads", "%d threads: use 1 to 1024", t)
@@ -188,23 +192,23 @@ func (c Config) Validate() error {
 // block size bs: Iterations, or fewer under MaxCaseBytes.
 func (c Config) IterationsFor(bs int64) int {
 	n := c.Iterations
-	if c.MaxCaseBytes > 0 && int64(n)*bs > c.MaxCaseBytes {
+	if c.MaxCaseBytes > 0 && int64(n) > c.MaxCaseBytes/bs { // n×bs > cap, without the product
 		n = int(c.MaxCaseBytes / bs / int64(c.SyncEvery) * int64(c.SyncEvery))
 		n = max(n, c.SyncEvery)
 	}
 	return n
 }
 
-// writesPerFile is how many writes land in one file in one round.
-func (c Config) writesPerFile(bs int64) int {
-	n := c.Warmup + c.IterationsFor(bs)
-	if c.Order == Interleaved {
-		n *= len(c.Methods)
+// capacityNeeded is the bytes one file takes in a round; past
+// math.MaxInt64 it saturates there (checkLimits has refused such a run with
+// the true figure already).
+func (c Config) capacityNeeded(bs int64) int64 {
+	n, err := c.checkedCapacity(bs)
+	if err != nil {
+		return math.MaxInt64
 	}
 	return n
 }
-
-func (c Config) capacityNeeded(bs int64) int64 { return int64(c.writesPerFile(bs)) * bs }
 
 func (c Config) perFileNote() string {
 	if c.Order == Interleaved {

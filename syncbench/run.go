@@ -80,6 +80,9 @@ func Run(run *fixtures.Run, cfg Config, progress Progress) ([]Result, error) {
 		if cfg.Order == Interleaved {
 			// Cases come in groups of len(cfg.Methods) sharing a workload and size.
 			for i := 0; i < len(cases); i += len(cfg.Methods) {
+				if err := run.Err(); err != nil { // stopped: no new case
+					return nil, err
+				}
 				group := acc[i : i+len(cfg.Methods)]
 				progress(fmt.Sprintf("round %d/%d: %s %s, %d methods interleaved", r+1, cfg.Rounds,
 					cases[i].Workload, units.FormatSize(cases[i].BlockSize), len(group)))
@@ -90,6 +93,9 @@ func Run(run *fixtures.Run, cfg Config, progress Progress) ([]Result, error) {
 			continue
 		}
 		for _, a := range acc {
+			if err := run.Err(); err != nil { // stopped: no new case
+				return nil, err
+			}
 			progress(fmt.Sprintf("round %d/%d: %s", r+1, cfg.Rounds, a.c.Name()))
 			if err := runThreadedRound(run, cfg, r, a); err != nil {
 				return nil, err
@@ -213,8 +219,10 @@ func runThreadedRound(run *fixtures.Run, cfg Config, round int, a *accumulator) 
 				t.f.Close()
 			}
 		}
-		for _, s := range specs {
-			os.Remove(s.path)
+		if !run.Kept() {
+			for _, s := range specs {
+				os.Remove(s.path)
+			}
 		}
 	}()
 	for i := range targets {
@@ -285,7 +293,9 @@ func runInterleavedRound(run *fixtures.Run, cfg Config, round int, group []*accu
 				t.f.Close()
 			}
 		}
-		os.Remove(spec.path)
+		if !run.Kept() {
+			os.Remove(spec.path)
+		}
 	}()
 	var cur *cursor
 	for i, a := range group {

@@ -3,6 +3,7 @@ package walbench
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/wal"
@@ -83,6 +84,9 @@ func (c Config) Validate() error {
 	case c.FileSize < 0:
 		return bad("FileSize", "segment size %d is negative", c.FileSize)
 	}
+	if err := c.checkLimits(); err != nil {
+		return err
+	}
 	for _, m := range c.Methods {
 		if !m.SyncsExplicitly() {
 			return bad("Methods", "sync method %s: the log writer makes its own sync call after each group; use fsync or fdatasync (on darwin also barrier or full)", m)
@@ -142,8 +146,8 @@ func (c Config) checkBlock(bs int64) error {
 // capacityNeeded is the bytes one round's records take in a segment: whole
 // records, rounded up to the alignment when direct I/O pads the last block.
 func (c Config) capacityNeeded(bs int64) int64 {
-	need := int64(c.Warmup+c.Iterations) * bs
-	if c.hasDirect() {
+	need := saturate(c.checkedCapacity(bs))
+	if c.hasDirect() && need != math.MaxInt64 {
 		need = roundUp64(need, wal.DefaultAlignment)
 	}
 	return need
@@ -155,27 +159,18 @@ func (c Config) SegmentSize(bs int64) int64 {
 	if c.FileSize > 0 {
 		return c.FileSize
 	}
-	return roundUp64(int64(c.Warmup+c.Iterations)*bs, wal.DefaultAlignment)
+	need := saturate(c.checkedCapacity(bs))
+	if need == math.MaxInt64 {
+		return need
+	}
+	return roundUp64(need, wal.DefaultAlignment)
 }
 
 // DiskNeeded returns the most bytes the run holds on disk at once: one
 // case-round's log, the largest, since each is removed when read back; or,
-// when the run keeps its files, every case-round's log.
-func (c Config) DiskNeeded(keep bool) int64 {
-	var most, all int64
-	for _, cs := range c.cases() {
-		need := c.capacityNeeded(cs.BlockSize)
-		if cs.Layout.FixedSize() {
-			need = cs.SegmentSize
-		}
-		most = max(most, need)
-		all += need * int64(c.Rounds)
-	}
-	if keep {
-		return all
-	}
-	return most
-}
+// when the run keeps its files, every case-round's log. Validate checks that
+// it fits in an int64.
+func (c Config) DiskNeeded(keep bool) int64 { return saturate(c.diskNeeded(keep)) }
 
 func (c Config) hasDirect() bool {
 	for _, m := range c.IOModes {

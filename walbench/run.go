@@ -84,6 +84,9 @@ func Run(run *fixtures.Run, cfg Config, progress func(string)) ([]Result, error)
 	acc := runner.Each(cases, func(c Case) *accumulator { return newAccumulator(c, cfg) })
 	for r := range cfg.Rounds {
 		for _, a := range acc {
+			if err := run.Err(); err != nil { // stopped: no new case
+				return nil, err
+			}
 			line, err := runRound(run, cfg, r, a)
 			if err != nil {
 				return nil, fmt.Errorf("walbench: %s round %d: %w", a.c.Name(), r+1, err)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/durabench/durabench/results"
 	"github.com/spf13/pflag"
 )
 
@@ -93,8 +94,9 @@ func checkNewOut(out string) error {
 	}
 	if _, err := os.Lstat(out); err == nil {
 		return usageErrorf("--out %s exists already: results are never overwritten; name a new directory", out)
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return usageErrorf("--out %s: %v", out, err)
+	}
+	if err := results.CheckOut(out); err != nil {
+		return usageErrorf("--out %s: %v", out, strings.TrimPrefix(err.Error(), "results: "))
 	}
 	return nil
 }

@@ -48,6 +48,9 @@ const (
 // inside run's directory, with cfg as its configuration, attributing files
 // with classify (nil: by name).
 func countInChild(run *fixtures.Run, role string, cfg any, classify trace.Classifier) (syscount.Result, error) {
+	if err := run.Err(); err != nil { // stopped: no new counting child
+		return syscount.Result{}, err
+	}
 	b, err := json.Marshal(cfg)
 	if err != nil {
 		return syscount.Result{}, err

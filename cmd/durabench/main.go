@@ -74,6 +74,7 @@ func dispatch(args []string) int {
 		return exitStatus(c.name, c.run(args[1:]), true)
 	}
 	fmt.Fprintf(os.Stderr, "durabench: unknown command %q; commands: %s\n", args[0], strings.Join(commandNames(), ", "))
+	fmt.Fprintln(os.Stderr, "Run 'durabench --help' for what each does.")
 	return exitUsage
 }
 
@@ -81,9 +82,12 @@ func dispatch(args []string) int {
 // the exit status: 0 (also after --help), 2 for refused input (with a
 // pointer to the command's --help if helpHint), 1 for any other failure.
 func exitStatus(name string, err error, helpHint bool) int {
+	var stopped stoppedError
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &stopped):
+		return stopped.exitCode() // what happened is said already
 	case errors.Is(err, pflag.ErrHelp):
 		return exitOK
 	case isUsageError(err):

@@ -19,6 +19,12 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	// DURABENCH_TEST_BINARY runs the tests against another build, e.g. an
+	// older one, to show which of them it fails.
+	if b := os.Getenv("DURABENCH_TEST_BINARY"); b != "" {
+		binary = b
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "durabench-cli-test-")
 	if err != nil {
 		panic(err)

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/advise"
@@ -57,15 +60,16 @@ func (o *outputFlags) validate() error {
 	return nil
 }
 
-// sink is where a run's results go: the --out directory if given, and
-// standard output in the chosen format.
+// sink is where a run's results go: the --out directory if given (written
+// aside and committed at the end, see results.Out), and standard output in
+// the chosen format.
 type sink struct {
 	flags *outputFlags
 	env   envinfo.Env
 	out   *results.Out
 }
 
-// openSink creates the --out directory (which validate checked is new) and
+// openSink starts the --out directory (which validate checked is new) and
 // records the environment in it.
 func openSink(o *outputFlags, env envinfo.Env) (*sink, error) {
 	s := &sink{flags: o, env: env}
@@ -78,25 +82,28 @@ func openSink(o *outputFlags, env envinfo.Env) (*sink, error) {
 	}
 	s.out = out
 	if err := out.WriteEnv(env); err != nil {
-		return nil, err
+		return s, err
 	}
 	if err := out.WriteBenchConfig(env.BenchConfig()); err != nil {
-		return nil, err
+		return s, err
 	}
 	return s, nil
 }
 
-// emit writes recs to the --out files and prints them in the chosen format;
-// report writes the human-readable report used for "table" and report.txt.
-func (s *sink) emit(recs []results.Record, report func(io.Writer) error) error {
-	if s.out != nil {
-		if err := s.out.Write(recs); err != nil {
-			return err
-		}
-		if err := s.writeReport(report); err != nil {
-			return err
-		}
+// save writes recs and the human-readable report to the --out files, if
+// any; report writes the report used for "table" and report.txt.
+func (s *sink) save(recs []results.Record, report func(io.Writer) error) error {
+	if s.out == nil {
+		return nil
 	}
+	if err := s.out.Write(recs); err != nil {
+		return err
+	}
+	return s.writeReport(report)
+}
+
+// print prints recs in the chosen format, or the report for "table".
+func (s *sink) print(recs []results.Record, report func(io.Writer) error) error {
 	w := os.Stdout
 	switch s.flags.format {
 	case "csv":
@@ -117,8 +124,7 @@ func (s *sink) emit(recs []results.Record, report func(io.Writer) error) error {
 
 // writeReport saves the human-readable report next to the data files.
 func (s *sink) writeReport(report func(io.Writer) error) error {
-	path := s.out.Dir() + "/report.txt"
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := s.out.Create("report.txt")
 	if err != nil {
 		return fmt.Errorf("write report: %w", err)
 	}
@@ -131,16 +137,28 @@ func (s *sink) writeReport(report func(io.Writer) error) error {
 	return f.Close()
 }
 
-// close finishes the --out directory and says where it is.
-func (s *sink) close() error {
-	if s.out == nil {
+// commit puts the --out directory in place and says where it is.
+func (s *sink) commit() error {
+	if s == nil || s.out == nil {
 		return nil
 	}
-	if err := s.out.Close(); err != nil {
+	if err := s.out.Commit(); err != nil {
 		return err
 	}
-	status("durabench: results written to %s", s.out.Dir())
+	status("durabench: results written to %s", s.out.Path())
 	return nil
+}
+
+// abort removes an unfinished --out directory and says so.
+func (s *sink) abort() {
+	if s == nil || s.out == nil {
+		return
+	}
+	if err := s.out.Abort(); err != nil {
+		say("%v", err)
+		return
+	}
+	say("nothing written to %s: the run did not finish", s.out.Path())
 }
 
 // measurement is the part of a measuring command that differs between
@@ -148,10 +166,20 @@ func (s *sink) close() error {
 // human report.
 type measurement func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error)
 
+// outcome is what a measurement returned.
+type outcome struct {
+	recs   []results.Record
+	report func(io.Writer) error
+	err    error
+}
+
 // measure runs a measuring command once its input is validated: it records
-// the environment, creates --out and a new run directory under --dir (removed
-// at the end unless --keep), runs m there, and writes what m returns. Its
-// progress meter does not know how many steps m takes: measureSteps does.
+// the environment, creates a new run directory under --dir (removed at the
+// end unless --keep) and the --out directory aside, runs m there in a
+// goroutine of its own, writes what m returns and commits --out. A stop
+// signal stops m between cases, waits for it, then removes what the run
+// made (see signals.go). Its progress meter does not know how many steps m
+// takes: measureSteps does.
 func measure(o *outputFlags, experiment string, m measurement) error {
 	return measureSteps(o, experiment, plan{}, m)
 }
@@ -159,36 +187,86 @@ func measure(o *outputFlags, experiment string, m measurement) error {
 // measureSteps is measure with a progress meter that knows m's steps: it
 // shows step i of p.steps with an ETA.
 func measureSteps(o *outputFlags, experiment string, p plan, m measurement) error {
+	stops := watchStops()
 	defer startMeter("durabench "+experiment, p).Done()
 	env, err := envinfo.Collect(o.dir)
 	if err != nil {
 		return err
 	}
-	sink, err := openSink(o, env)
-	if err != nil {
-		return err
+	if sig := pendingStop(stops); sig != 0 {
+		say("stopped by %s before anything was created", signalName(sig))
+		return stoppedError{sig}
 	}
 	run, err := fixtures.NewRun(o.dir, experiment, o.keep)
 	if err != nil {
-		return err
+		return usageErrorf("--dir %s: %v", o.dir, err) // nothing was created
 	}
-	defer run.Close()
-	recs, report, err := m(run, env)
+	sink, err := openSink(o, env)
 	if err != nil {
-		return err
+		sink.abort()
+		return errors.Join(err, closeRun(run, 0))
 	}
-	meter.Done() // the results follow on a clean line
-	meaning := advise.Meaning(recs, env.OS)
-	if err := sink.emit(recs, withMeaning(report, meaning)); err != nil {
-		return err
+
+	done := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- outcome{err: fmt.Errorf("internal error: %v\n%s", p, debug.Stack())}
+			}
+		}()
+		recs, report, err := m(run, env)
+		done <- outcome{recs, report, err}
+	}()
+	var sig syscall.Signal
+	var res outcome
+	select {
+	case res = <-done:
+	case s := <-stops:
+		sig = s.(syscall.Signal)
+		fmt.Fprintln(os.Stderr)
+		say("%s: stopping; the case under way ends first, then the run's files are removed", signalName(sig))
+		run.Stop(stoppedError{sig})
+		res = waitForStop(done, stops)
 	}
-	if o.format != "table" { // standard output holds data: the block goes beside it
-		advise.RenderMeaning(os.Stderr, meaning)
+	saved := false // --out holds every result
+	if sig == 0 && res.err == nil {
+		meter.Done() // the results follow on a clean line
+		meaning := advise.Meaning(res.recs, env.OS)
+		report := withMeaning(res.report, meaning)
+		if res.err = sink.save(res.recs, report); res.err == nil {
+			saved = true
+			err := sink.print(res.recs, report)
+			if err == nil && o.format != "table" { // standard output holds data: the block goes beside it
+				advise.RenderMeaning(os.Stderr, meaning)
+			}
+			switch {
+			case isBrokenPipe(err):
+				sig = syscall.SIGPIPE
+			case err != nil:
+				res.err = err
+			}
+		}
+		if s := pendingStop(stops); sig == 0 && s != 0 {
+			sig = s
+		}
 	}
-	if err := sink.close(); err != nil {
-		return err
+	if sig != 0 {
+		// Stopped while printing: --out is whole and stays; stopped
+		// while measuring: it goes.
+		if !saved || sink.commit() != nil {
+			sink.abort()
+		}
+		closeRun(run, sig)
+		return stoppedError{sig}
 	}
-	return writeReport(o.report, env, recs, false)
+	if res.err != nil {
+		sink.abort()
+		return errors.Join(res.err, closeRun(run, 0))
+	}
+	if err := sink.commit(); err != nil {
+		return errors.Join(err, closeRun(run, 0))
+	}
+	return errors.Join(writeReport(o.report, env, res.recs, false), closeRun(run, 0))
 }
 
 // withMeaning ends a report with its "What this means" block.
@@ -197,6 +275,39 @@ func withMeaning(report func(io.Writer) error, lines []string) func(io.Writer) e
 		return report
 	}
 	return reports(report, func(w io.Writer) error { advise.RenderMeaning(w, lines); return nil })
+}
+
+// waitForStop waits for a stopped measurement to return, saying so again
+// on every further stop signal.
+func waitForStop(done chan outcome, stops chan os.Signal) outcome {
+	for {
+		select {
+		case res := <-done:
+			return res
+		case s := <-stops:
+			say("%s: still stopping: waiting for the case under way to end before removing its files", signalName(s.(syscall.Signal)))
+		}
+	}
+}
+
+// closeRun removes the run's directory (unless --keep) and says truthfully
+// what became of it; sig is the signal that stopped the run, or 0.
+func closeRun(run *fixtures.Run, sig syscall.Signal) error {
+	err := run.Close()
+	stopped := ""
+	if sig != 0 {
+		stopped = "stopped by " + signalName(sig) + "; "
+	}
+	switch {
+	case run.Kept():
+		say("%skept the run's files in %s (--keep)", stopped, run.Dir)
+	case err != nil:
+		say("%scould not remove the run's files: %v; remove %s by hand", stopped, err, run.Dir)
+		return err
+	case sig != 0:
+		say("%sremoved the run's files (%s)", stopped, run.Dir)
+	}
+	return nil
 }
 
 // reports joins several reports into one, a blank line between them.

@@ -96,6 +96,9 @@ func runSQLite(args []string) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
+	if err := checkSpace(o.dir, cfg.DiskNeeded(o.keep), "this run's largest database (estimated)"); err != nil {
+		return err
+	}
 	for _, st := range cfg.Skipped {
 		hint := ""
 		if st.Name == "system" {

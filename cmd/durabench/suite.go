@@ -3,10 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"time"
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
+	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/results"
 	"github.com/durabench/durabench/sqlitebench"
 	"github.com/durabench/durabench/syncbench"
@@ -73,6 +76,9 @@ func runSuite(args []string) error {
 	var p plan
 	for _, part := range suiteParts {
 		p = p.plus(part.plan())
+	}
+	if err := checkSpace(o.dir, suiteDiskNeeded(o.keep), "the suite's largest part"); err != nil {
+		return err
 	}
 	return measureSteps(&o, "suite", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		var recs []results.Record
@@ -183,4 +189,22 @@ func quickSQLiteConfig() (sqlitebench.Config, error) {
 		Commits:             300, WALCommits: 1200, Warmup: 30, Rounds: 1, RowsPerCommit: 1, RowBytes: 100,
 	}
 	return cfg, cfg.Validate()
+}
+
+// suiteDiskNeeded is the most the suite holds on disk at once: its parts
+// run one after the other, each removing its files as it goes (or, with
+// keep, all of them together).
+func suiteDiskNeeded(keep bool) int64 {
+	needs := []int64{quickSyncConfig().DiskNeeded(keep), quickWALConfig(1, 8, 64).DiskNeeded(keep)}
+	if cfg, err := quickSQLiteConfig(); err == nil {
+		needs = append(needs, cfg.DiskNeeded(keep))
+	}
+	if !keep {
+		return slices.Max(needs)
+	}
+	total, err := units.Add(needs...)
+	if err != nil {
+		return math.MaxInt64
+	}
+	return total
 }

@@ -89,6 +89,9 @@ func runSync(args []string) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
+	if err := checkSpace(o.dir, cfg.DiskNeeded(o.keep), "this run's largest set of files"); err != nil {
+		return err
+	}
 	if err := checkCounting(f.countSyscalls); err != nil {
 		return err
 	}

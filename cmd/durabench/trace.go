@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
@@ -69,6 +71,12 @@ func runTrace(args []string) error {
 	}
 	if fs.NArg() == 0 {
 		return usageErrorf("no command to trace: give it after --, e.g. durabench trace -- sqlite3 x.db .tables")
+	}
+	if strings.TrimSpace(fs.Arg(0)) == "" {
+		return usageErrorf("the command to trace is empty: give a program after --, e.g. durabench trace -- sqlite3 x.db .tables")
+	}
+	if _, err := exec.LookPath(fs.Arg(0)); err != nil {
+		return usageErrorf("cannot run %q: %v; give a program on $PATH or its path", fs.Arg(0), errors.Unwrap(err))
 	}
 	switch *method {
 	case "ptrace":
