@@ -250,6 +250,15 @@ func measureSteps(o *outputFlags, experiment string, p plan, m measurement) erro
 			sig = s
 		}
 	}
+	if sig != 0 && !saved && len(res.recs) > 0 && stoppedRun(res.err) {
+		// Stopped between cases: the finished cases' figures stay.
+		err := keepPartial(o, sink, env, res, sig)
+		closeRun(run, sig)
+		if err != nil {
+			say("could not keep the finished cases: %v", err)
+		}
+		return stoppedError{sig}
+	}
 	if sig != 0 {
 		// Stopped while printing: --out is whole and stays; stopped
 		// while measuring: it goes.

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/durabench/durabench/results"
 )
 
 // shortSync is a durabench sync of many short cases (two methods, two
@@ -117,9 +119,10 @@ func checkNothingLeft(t *testing.T, dir, parent string, want ...string) {
 	}
 }
 
-// Each stop signal, mid-run, stops the work, removes the run directory and
-// the unfinished --out, says so truthfully and exits 128+n (issue 10:
-// SIGHUP killed the tool before cleanup; SIGINT's message was untruthful).
+// Each stop signal, mid-run, stops the work, removes the run directory,
+// keeps the cases that finished in --out marked partial, says so
+// truthfully and exits 128+n (issue 10: SIGHUP killed the tool before
+// cleanup; SIGINT's message was untruthful).
 func TestStopSignalsCleanUp(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE} {
 		t.Run(signalName(sig), func(t *testing.T) {
@@ -128,7 +131,7 @@ func TestStopSignalsCleanUp(t *testing.T) {
 			os.Mkdir(dir, 0o755)
 			os.Mkdir(outs, 0o755)
 			s := start(t, nil, shortSync(dir, filepath.Join(outs, "out"), 100000)...)
-			s.waitFor(t, "round 2/")
+			s.waitFor(t, "] round 1/") // the first case is under way: it ends, then the run stops
 			s.cmd.Process.Signal(sig)
 			code, stderr := s.wait(t)
 			if code != 128+int(sig) {
@@ -137,7 +140,8 @@ func TestStopSignalsCleanUp(t *testing.T) {
 			if want := "stopped by " + signalName(sig) + "; removed the run's files"; !strings.Contains(stderr, want) {
 				t.Errorf("stderr does not say %q: %s", want, stderr)
 			}
-			checkNothingLeft(t, dir, outs)
+			checkNothingLeft(t, dir, outs, "out")
+			checkPartialOut(t, filepath.Join(outs, "out"))
 		})
 	}
 }
@@ -233,6 +237,10 @@ func TestRandomSIGINTsLeaveNothing(t *testing.T) {
 				if len(readRecords(t, out)) == 0 {
 					t.Errorf("try %d: the --out kept has no records", i)
 				}
+			} else if strings.Contains(stderr, "partial results written to "+out) {
+				// Stopped between cases: the finished ones are kept.
+				checkNothingLeft(t, dir, outs, "out")
+				checkPartialOut(t, out)
 			} else {
 				checkNothingLeft(t, dir, outs)
 			}
@@ -275,5 +283,23 @@ func TestKeepKeepsTheFilesAndSaysSo(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "kept the run's files in "+runs[0]) {
 		t.Errorf("stderr does not say where the files are kept: %s", stderr)
+	}
+}
+
+// checkPartialOut checks the --out of a run stopped between cases: marked
+// partial, with records, each noted partial.
+func checkPartialOut(t *testing.T, out string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(out, results.PartialFile)); err != nil {
+		t.Errorf("the kept --out is not marked partial: %v", err)
+	}
+	recs := readRecords(t, out)
+	if len(recs) == 0 {
+		t.Error("the partial --out has no records")
+	}
+	for _, r := range recs {
+		if !strings.Contains(strings.Join(r.Notes, "; "), "partial") {
+			t.Errorf("record %v is not noted partial", r.Params)
+		}
 	}
 }
