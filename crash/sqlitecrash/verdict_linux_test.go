@@ -21,6 +21,11 @@ func TestVerdicts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("explores thousands of states")
 	}
+	if raceEnabled {
+		// The workload and the checker run on one goroutine each; the
+		// plain test run checks the verdicts, here they would take minutes.
+		t.Skip("explores thousands of states: checked by the run without the race detector")
+	}
 	for _, engine := range drivers.Names() {
 		t.Run(engine, func(t *testing.T) {
 			verdicts(t, engine)
