@@ -10,7 +10,6 @@ package main
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,9 +18,9 @@ import (
 	"strings"
 	"testing"
 	"unicode"
-)
 
-var update = flag.Bool("update", false, "rewrite the generated blocks of docs/ from the current code")
+	"github.com/durabench/durabench/internal/golden"
+)
 
 // repoRoot is the repository's top directory, seen from this package.
 const repoRoot = "../.."
@@ -89,7 +88,7 @@ func checkGenerated(t *testing.T, path, what, block string, newPage func() strin
 	t.Helper()
 	b, err := os.ReadFile(path)
 	switch {
-	case os.IsNotExist(err) && *update:
+	case os.IsNotExist(err) && golden.Updating():
 		if err := os.WriteFile(path, []byte(newPage()), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +104,7 @@ func checkGenerated(t *testing.T, path, what, block string, newPage func() strin
 	page := string(b)
 	got, ok := replaceGenerated(page, what, block)
 	if !ok {
-		if !*update {
+		if !golden.Updating() {
 			t.Errorf("%s has no generated block for %q.\nRun %s to add it (at the end of the page; move it where it belongs).", path, what, updateHint)
 			return
 		}
@@ -114,7 +113,7 @@ func checkGenerated(t *testing.T, path, what, block string, newPage func() strin
 	if got == page {
 		return
 	}
-	if *update {
+	if golden.Updating() {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -154,6 +153,45 @@ func TestDocsCommandPages(t *testing.T) {
 			return fmt.Sprintf("# durabench %s\n\n%s.\n\n## Flags\n\n%s\n", c.name, upperFirst(c.summary), helpBlock(c.name+" --help", help))
 		}
 		checkGenerated(t, filepath.Join(dir, c.name+".md"), what, helpBlock(c.name+" --help", help), newPage)
+	}
+}
+
+// subcommandHelp matches the name of a generated block that shows a
+// subcommand's --help, e.g. "durabench crash sqlite --help".
+var subcommandHelp = regexp.MustCompile(`^durabench ([a-z-]+) ([a-z-]+) --help$`)
+
+// TestDocsSubcommandHelp checks every generated block in docs/commands that
+// shows a subcommand's --help (crash sqlite, advise pragmas, ...) against
+// what the current code prints: TestDocsCommandPages covers the commands
+// themselves, and a subcommand's flags change as often.
+func TestDocsSubcommandHelp(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the pages show the Linux help text (default sync methods differ per OS)")
+	}
+	pages, _ := filepath.Glob(filepath.Join(repoRoot, "docs", "commands", "*.md"))
+	checked := 0
+	for _, path := range pages {
+		for _, line := range readLines(t, path) {
+			what, ok := strings.CutPrefix(line, beginGenerated)
+			if !ok {
+				continue
+			}
+			what, ok = strings.CutSuffix(what, generatedTail)
+			m := subcommandHelp.FindStringSubmatch(what)
+			if !ok || m == nil {
+				continue
+			}
+			help, stderr, code := durabench(t, m[1], m[2], "--help")
+			if code != 0 {
+				t.Errorf("%s: durabench %s %s --help: exit %d: %s", path, m[1], m[2], code, stderr)
+				continue
+			}
+			checkGenerated(t, path, what, helpBlock(m[1]+" "+m[2]+" --help", help), nil)
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Error("no generated subcommand help block in docs/commands: the check would pass on nothing")
 	}
 }
 
