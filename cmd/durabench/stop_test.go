@@ -81,7 +81,7 @@ func (s *started) waitFor(t *testing.T, text string) {
 }
 
 // firstStep is what the first progress line says: a run is under way.
-const firstStep = "] round 1/"
+const firstStep = "round 1/"
 
 // wait waits for the process and returns its exit status (-1 if a signal
 // killed it) and all of its standard error.
