@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/durabench/durabench/internal/proctest"
 )
 
 // shortSync is a durabench sync of many short cases (two methods, two
@@ -37,6 +39,7 @@ func start(t *testing.T, stdout io.Writer, args ...string) *started {
 	t.Helper()
 	s := &started{cmd: exec.Command(binary, args...), lines: make(chan string, 1024), done: make(chan struct{})}
 	s.cmd.Stdout = stdout
+	proctest.DieWithParent(s.cmd)
 	errp, err := s.cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +47,14 @@ func start(t *testing.T, stdout io.Writer, args ...string) *started {
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// A test that fails before it waits must not leave the run going.
+	t.Cleanup(func() {
+		select {
+		case <-s.done:
+		default:
+			s.cmd.Process.Kill()
+		}
+	})
 	go func() {
 		defer close(s.done)
 		defer close(s.lines)
