@@ -9,7 +9,6 @@ import (
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
 	"github.com/durabench/durabench/internal/report"
-	"github.com/durabench/durabench/results"
 )
 
 // A stop signal ends a run between cases (fixtures.Run.Stop; the runners
@@ -28,14 +27,12 @@ func stoppedRun(err error) bool { return errors.Is(err, fixtures.ErrStopped) }
 // before sig stopped the run. It returns an error if they could not be
 // saved; --out is then removed, as for a run that kept nothing.
 func keepPartial(o *outputFlags, s *sink, env envinfo.Env, res outcome, sig syscall.Signal) error {
-	cases := 0
-	for i := range res.recs {
-		res.recs[i].Notes = append(res.recs[i].Notes, report.PartialNote)
-		if res.recs[i].Round == results.PooledRound {
-			cases++
-		}
+	cases := map[string]bool{}
+	for i, r := range res.recs {
+		res.recs[i].Notes = append(r.Notes, report.PartialNote)
+		cases[r.Experiment+" "+fmt.Sprint(r.Params)] = true
 	}
-	why := fmt.Sprintf("Interrupted by %s: kept the figures of the %d case(s) that ran at least one whole round before the stop, pooled over the rounds they ran; nothing after the stop ran.", signalName(sig), cases)
+	why := fmt.Sprintf("The run was stopped by %s: kept the figures of the %d case(s) that ran at least one whole round before the stop, pooled over the rounds they ran; nothing after the stop ran.", signalName(sig), len(cases))
 	rep := func(w io.Writer) error {
 		if _, err := fmt.Fprintf(w, "%s\n\n", why); err != nil {
 			return err
@@ -46,12 +43,9 @@ func keepPartial(o *outputFlags, s *sink, env envinfo.Env, res outcome, sig sysc
 		s.abort()
 		return err
 	}
-	if s.out != nil {
-		if err := s.out.CommitPartial(why); err != nil {
-			s.abort()
-			return err
-		}
-		say("partial results written to %s (%s says why)", s.out.Path(), results.PartialFile)
+	if err := s.commitPartial(why); err != nil {
+		s.abort()
+		return err
 	}
 	if err := s.print(res.recs, rep); err != nil && !isBrokenPipe(err) {
 		return err
