@@ -156,6 +156,45 @@ func TestDocsCommandPages(t *testing.T) {
 	}
 }
 
+// subcommandHelp matches the name of a generated block that shows a
+// subcommand's --help, e.g. "durabench crash sqlite --help".
+var subcommandHelp = regexp.MustCompile(`^durabench ([a-z-]+) ([a-z-]+) --help$`)
+
+// TestDocsSubcommandHelp checks every generated block in docs/commands that
+// shows a subcommand's --help (crash sqlite, advise pragmas, ...) against
+// what the current code prints: TestDocsCommandPages covers the commands
+// themselves, and a subcommand's flags change as often.
+func TestDocsSubcommandHelp(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the pages show the Linux help text (default sync methods differ per OS)")
+	}
+	pages, _ := filepath.Glob(filepath.Join(repoRoot, "docs", "commands", "*.md"))
+	checked := 0
+	for _, path := range pages {
+		for _, line := range readLines(t, path) {
+			what, ok := strings.CutPrefix(line, beginGenerated)
+			if !ok {
+				continue
+			}
+			what, ok = strings.CutSuffix(what, generatedTail)
+			m := subcommandHelp.FindStringSubmatch(what)
+			if !ok || m == nil {
+				continue
+			}
+			help, stderr, code := durabench(t, m[1], m[2], "--help")
+			if code != 0 {
+				t.Errorf("%s: durabench %s %s --help: exit %d: %s", path, m[1], m[2], code, stderr)
+				continue
+			}
+			checkGenerated(t, path, what, helpBlock(m[1]+" "+m[2]+" --help", help), nil)
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Error("no generated subcommand help block in docs/commands: the check would pass on nothing")
+	}
+}
+
 func upperFirst(s string) string {
 	for i, r := range s {
 		return string(unicode.ToUpper(r)) + s[i+len(string(r)):]
