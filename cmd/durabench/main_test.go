@@ -43,7 +43,14 @@ func TestMain(m *testing.M) {
 // durabench runs the tool and returns its output and exit status.
 func durabench(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	return runBinary(t, binary, args...)
+}
+
+// runBinary runs the durabench build bin with args and returns its output
+// and exit status.
+func runBinary(t *testing.T, bin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -117,12 +115,12 @@ func TestSQLiteWithoutCgo(t *testing.T) {
 	const reason = "built without cgo (CGO_ENABLED=0): rebuild with cgo and a C compiler to get it"
 	dir := t.TempDir()
 
-	_, stderr, code := runNoCgo(t, bin, append([]string{"sqlite", "--dir", dir, "--engines", "mattn"}, smallSQLiteFlags...)...)
+	_, stderr, code := runBinary(t, bin, append([]string{"sqlite", "--dir", dir, "--engines", "mattn"}, smallSQLiteFlags...)...)
 	if want := "engine mattn is unavailable: " + reason; code != 2 || !strings.Contains(stderr, want) {
 		t.Errorf("--engines mattn without cgo: exit %d, stderr %q; want 2 and %q", code, stderr, want)
 	}
 
-	stdout, stderr, code := runNoCgo(t, bin, append([]string{"sqlite", "--dir", dir}, smallSQLiteFlags...)...)
+	stdout, stderr, code := runBinary(t, bin, append([]string{"sqlite", "--dir", dir}, smallSQLiteFlags...)...)
 	if code != 0 {
 		t.Fatalf("default engines without cgo: exit %d: %s", code, stderr)
 	}
@@ -135,23 +133,4 @@ func TestSQLiteWithoutCgo(t *testing.T) {
 	if strings.Contains(stdout, "mattn (SQLite") || !strings.Contains(stdout, "modernc (SQLite") {
 		t.Errorf("report should have a modernc block and no mattn block:\n%s", stdout)
 	}
-}
-
-// runNoCgo runs the CGO_ENABLED=0 build bin as durabench runs the tool,
-// and returns its output and exit status.
-func runNoCgo(t *testing.T, bin string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	cmd := exec.Command(bin, args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		code = exit.ExitCode()
-	default:
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
 }
