@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/durabench/durabench/internal/dirtest"
+	"github.com/durabench/durabench/internal/proctest"
 )
 
 // shortSync is a durabench sync of many short cases (two methods, two
@@ -39,6 +40,7 @@ func start(t *testing.T, stdout io.Writer, args ...string) *started {
 	t.Helper()
 	s := &started{cmd: exec.Command(binary, args...), lines: make(chan string, 1024), done: make(chan struct{})}
 	s.cmd.Stdout = stdout
+	proctest.DieWithParent(s.cmd)
 	errp, err := s.cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -46,6 +48,14 @@ func start(t *testing.T, stdout io.Writer, args ...string) *started {
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// A test that fails before it waits must not leave the run going.
+	t.Cleanup(func() {
+		select {
+		case <-s.done:
+		default:
+			s.cmd.Process.Kill()
+		}
+	})
 	go func() {
 		defer close(s.done)
 		defer close(s.lines)
@@ -83,7 +93,7 @@ func (s *started) waitFor(t *testing.T, text string) {
 }
 
 // firstStep is what the first progress line says: a run is under way.
-const firstStep = "] round 1/"
+const firstStep = "round 1/"
 
 // wait waits for the process and returns its exit status (-1 if a signal
 // killed it) and all of its standard error.
