@@ -15,11 +15,7 @@ import (
 var smallSQLiteFlags = []string{"--journal-modes", "wal,delete", "--synchronous", "full", "--fullfsync", "0", "--commits", "5", "--warmup", "1", "--rounds", "2"}
 
 func TestSQLiteRefusesBadInput(t *testing.T) {
-	base := t.TempDir()
-	dir := filepath.Join(base, "measure")
-	os.Mkdir(dir, 0o755)
-	existingOut := filepath.Join(base, "old-results")
-	os.Mkdir(existingOut, 0o755)
+	base, dir, existingOut := refusalDirs(t)
 	missingLib := filepath.Join(base, "lib", "libsqlite3.so.0")
 	notLib := filepath.Join(base, "notlib.so")
 	os.WriteFile(notLib, []byte("not a library"), 0o644)
