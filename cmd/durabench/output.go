@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -354,4 +355,12 @@ func reports(parts ...func(io.Writer) error) func(io.Writer) error {
 		}
 		return nil
 	}
+}
+
+// printJSON prints v to standard output as indented JSON (the --json of
+// env and trace).
+func printJSON(v any) error {
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/durabench/durabench/internal/dirtest"
 	"github.com/durabench/durabench/internal/proctest"
 	"github.com/durabench/durabench/results"
 )
@@ -129,14 +130,7 @@ func checkNothingLeft(t *testing.T, dir, parent string, want ...string) {
 	if es, err := os.ReadDir(dir); err != nil || len(es) != 0 {
 		t.Errorf("--dir %s holds %v after the run (%v)", dir, es, err)
 	}
-	es, err := os.ReadDir(parent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
+	names := dirtest.Names(t, parent)
 	if strings.Join(names, ",") != strings.Join(want, ",") {
 		t.Errorf("%s holds %q, want %q: an unfinished --out was left", parent, names, want)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"time"
 
@@ -207,9 +206,5 @@ func suiteDiskNeeded(keep bool) int64 {
 	if !keep {
 		return slices.Max(needs)
 	}
-	total, err := units.Add(needs...)
-	if err != nil {
-		return math.MaxInt64
-	}
-	return total
+	return units.Saturate(units.Add(needs...))
 }

@@ -113,8 +113,8 @@ func runWAL(args []string) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	if err := fixtures.CheckSpace(o.dir, cfg.DiskNeeded(o.keep), "this run's largest log", nil); err != nil {
-		return asUsage(err)
+	if err := checkSpace(o.dir, cfg.DiskNeeded(o.keep), "this run's largest log"); err != nil {
+		return err
 	}
 
 	p := plan{cfg.Steps(), cfg.Cases()}
