@@ -8,7 +8,6 @@ import (
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/measure"
-	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscalls"
 )
 
@@ -62,14 +61,7 @@ func (r *BacklogResult) Cell(backlog int64, m syscalls.Method) []BacklogSample {
 // RunBacklog runs every cell of cfg inside run's directory, in the order of
 // BacklogSchedule. It checks free space before anything is written.
 func RunBacklog(run *fixtures.Run, cfg BacklogConfig, progress func(string)) (*BacklogResult, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	if err := cfg.CheckSpace(run.Dir); err != nil {
-		return nil, err
-	}
-	progress = runner.Quiet(progress)
-	probeDir, err := run.Mkdir("probe")
+	probeDir, progress, err := prepare(run, cfg, "probe", progress)
 	if err != nil {
 		return nil, err
 	}
@@ -93,29 +85,11 @@ func RunBacklog(run *fixtures.Run, cfg BacklogConfig, progress func(string)) (*B
 // runBacklogCell runs one cell: see the invariants at the top of the file.
 func runBacklogCell(cfg Config, c BacklogCell, probePath, nbrDir string) (s BacklogSample, err error) {
 	s = BacklogSample{BacklogCell: c}
-	p, err := openProbe(probePath, c.Method, cfg.hooks.sync)
+	p, n, ready, err := startCell(cfg, c.Method, probePath, childConfig{Mode: modeBacklog, Dir: nbrDir, Bytes: c.Backlog, Timeout: cfg.Timeout})
 	if err != nil {
 		return s, err
 	}
-	defer func() {
-		if cerr := p.close(); err == nil {
-			err = cerr
-		}
-	}()
-	n, err := startNeighbor(cfg.Launch, childConfig{Mode: modeBacklog, Dir: nbrDir, Bytes: c.Backlog, Timeout: cfg.Timeout})
-	if err != nil {
-		return s, err
-	}
-	defer func() {
-		if cerr := n.close(); err == nil {
-			err = cerr
-		}
-	}()
-	ready, err := n.expect(msgReady)
-	if err != nil {
-		return s, err
-	}
-	cfg.hooks.tell("ready")
+	defer endCell(p, n, &err)
 	s.NeighborBytes = ready[0]
 	st, err := os.Stat(n.file())
 	if err != nil {

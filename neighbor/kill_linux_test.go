@@ -14,33 +14,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/durabench/durabench/internal/proctest"
 	"golang.org/x/sys/unix"
 )
-
-// exited reports whether pid has ended: it is gone, or a zombie nobody has
-// reaped yet (the test process is a subreaper, so orphans come to it).
-func exited(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	// The state follows the command name in parentheses, which may hold
-	// spaces: "pid (comm) S ...".
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] == 'Z' || s[i+2] == 'X'
-}
 
 // awaitExit polls until pid has ended, failing after deadline, and reaps
 // it if it is ours.
 func awaitExit(t *testing.T, pid int, deadline time.Duration) {
 	t.Helper()
-	end := time.Now().Add(deadline)
-	for !exited(pid) {
-		if time.Now().After(end) {
-			t.Fatalf("neighbor %d still alive %v after its parent died", pid, deadline)
-		}
-		time.Sleep(5 * time.Millisecond)
+	if !proctest.WaitEnded(pid, deadline) {
+		t.Fatalf("neighbor %d still alive %v after its parent died", pid, deadline)
 	}
 	var ws unix.WaitStatus
 	unix.Wait4(pid, &ws, unix.WNOHANG, nil)
@@ -81,7 +64,7 @@ func TestNeighborDiesWithItsParent(t *testing.T) {
 	if err != nil || st.Size() != 8<<20 {
 		t.Fatalf("neighbor's 8 MiB backlog before the kill: %v, %v", st, err)
 	}
-	if exited(pid) {
+	if proctest.Ended(pid) {
 		t.Fatal("neighbor already gone before its parent was killed")
 	}
 

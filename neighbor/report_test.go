@@ -2,34 +2,12 @@ package neighbor
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/durabench/durabench/internal/golden"
 	"github.com/durabench/durabench/syscalls"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./neighbor -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (rerun with -update if intended)\ngot:\n%s\nwant:\n%s", name, got, want)
-	}
-}
 
 // fixedBacklog is a backlog result with made-up figures: three trials of
 // fsync and fdatasync behind 0 and 1 GiB, one trial's kernel figures
@@ -65,7 +43,7 @@ func TestBacklogReport(t *testing.T) {
 		if err := BacklogReport(&buf, fixedBacklog(pre)); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, "backlog-"+fixedBacklog(pre).Config.Variant()+".golden", buf.Bytes())
+		golden.Check(t, "backlog-"+fixedBacklog(pre).Config.Variant()+".golden", buf.Bytes())
 	}
 }
 
@@ -94,5 +72,5 @@ func TestStreamReport(t *testing.T) {
 	if err := StreamReport(&buf, r); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "stream.golden", buf.Bytes())
+	golden.Check(t, "stream.golden", buf.Bytes())
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/measure"
-	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscalls"
 )
 
@@ -72,14 +71,7 @@ func (r *StreamResult) Cell(rate Rate, m syscalls.Method) []StreamSample {
 // RunStream runs every cell of cfg inside run's directory, in the order of
 // StreamSchedule. It checks free space before anything is written.
 func RunStream(run *fixtures.Run, cfg StreamConfig, progress func(string)) (*StreamResult, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	if err := cfg.CheckSpace(run.Dir); err != nil {
-		return nil, err
-	}
-	progress = runner.Quiet(progress)
-	probeDir, err := run.Mkdir("stream-probe")
+	probeDir, progress, err := prepare(run, cfg, "stream-probe", progress)
 	if err != nil {
 		return nil, err
 	}
@@ -106,28 +98,11 @@ func RunStream(run *fixtures.Run, cfg StreamConfig, progress func(string)) (*Str
 // the file.
 func runStreamCell(cfg StreamConfig, c StreamCell, buf *measure.Samples, probePath, nbrDir string) (s StreamSample, err error) {
 	s = StreamSample{StreamCell: c}
-	p, err := openProbe(probePath, c.Method, cfg.hooks.sync)
+	p, n, _, err := startCell(cfg.Config, c.Method, probePath, childConfig{Mode: modeStream, Dir: nbrDir, Rate: c.Rate, FileSize: cfg.FileSize, Timeout: cfg.Timeout})
 	if err != nil {
 		return s, err
 	}
-	defer func() {
-		if cerr := p.close(); err == nil {
-			err = cerr
-		}
-	}()
-	n, err := startNeighbor(cfg.Launch, childConfig{Mode: modeStream, Dir: nbrDir, Rate: c.Rate, FileSize: cfg.FileSize, Timeout: cfg.Timeout})
-	if err != nil {
-		return s, err
-	}
-	defer func() {
-		if cerr := n.close(); err == nil {
-			err = cerr
-		}
-	}()
-	if _, err := n.expect(msgReady); err != nil {
-		return s, err
-	}
-	cfg.hooks.tell("ready")
+	defer endCell(p, n, &err)
 	if cfg.PreSync {
 		if s.PreSync, err = p.presync(); err != nil {
 			return s, err

@@ -1,34 +1,8 @@
 package results
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
-	"testing"
-
 	"github.com/durabench/durabench/measure"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/name, or rewrites that file with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./results -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs from the golden file (rerun with -update if the change is intended)\ngot:\n%s\nwant:\n%s", name, got, want)
-	}
-}
 
 // fixtureRecords is a fixed set of records covering what the writers must
 // handle: rounds plus a pooled record with the write/sync split, a case

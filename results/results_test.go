@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/durabench/durabench/internal/golden"
 )
 
 func TestGoldenJSONL(t *testing.T) {
@@ -17,7 +19,7 @@ func TestGoldenJSONL(t *testing.T) {
 	if err := WriteJSONL(&buf, fixtureRecords()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "records.jsonl.golden", buf.Bytes())
+	golden.Check(t, "records.jsonl.golden", buf.Bytes())
 }
 
 func TestGoldenCSV(t *testing.T) {
@@ -25,7 +27,7 @@ func TestGoldenCSV(t *testing.T) {
 	if err := WriteCSV(&buf, fixtureRecords()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "records.csv.golden", buf.Bytes())
+	golden.Check(t, "records.csv.golden", buf.Bytes())
 }
 
 func TestGoldenBench(t *testing.T) {
@@ -34,7 +36,7 @@ func TestGoldenBench(t *testing.T) {
 	if err := WriteBench(&buf, config, fixtureRecords()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "records.bench.golden", buf.Bytes())
+	golden.Check(t, "records.bench.golden", buf.Bytes())
 }
 
 func TestJSONLRoundTrip(t *testing.T) {

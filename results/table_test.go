@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/durabench/durabench/internal/golden"
 )
 
 func TestTableGolden(t *testing.T) {
@@ -16,7 +18,7 @@ func TestTableGolden(t *testing.T) {
 	if err := tb.Render(&buf); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "table.golden", buf.Bytes())
+	golden.Check(t, "table.golden", buf.Bytes())
 }
 
 func TestTableAlignment(t *testing.T) {

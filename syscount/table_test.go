@@ -2,15 +2,11 @@ package syscount
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/durabench/durabench/internal/golden"
 	"github.com/durabench/durabench/syscalls/trace"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // sampleCounts returns counts like those of a DELETE-mode SQLite commit.
 func sampleCounts() *trace.Counts {
@@ -38,22 +34,7 @@ func TestWriteCountsGolden(t *testing.T) {
 	if err := WriteCounts(&b, sampleCounts()); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "counts.golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(b.Bytes(), want) {
-		t.Errorf("table differs from %s (go test -update rewrites it):\n%s", golden, b.String())
-	}
+	golden.Check(t, "counts.golden", b.Bytes())
 }
 
 func TestShellJoin(t *testing.T) {

@@ -112,6 +112,33 @@ func (f exploreFlags) parse() ([]crash.Model, crash.TornMode, error) {
 	return models, torn, nil
 }
 
+// explore is the end of every subcommand that explores workloads (crash
+// wal, crash sqlite): once recording and the outputs are known to work, it
+// records and checks ws in a new run under the shared flags and writes the
+// table.
+func (f exploreFlags) explore(o *outputFlags, experiment string, torn crash.TornMode, ws []crash.Workload) error {
+	if err := checkRecording(); err != nil {
+		return err
+	}
+	if err := o.validate(); err != nil {
+		return err
+	}
+	return measure(o, experiment, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+		b := crash.Batch{Dir: run.Dir, Seed: f.seed, States: f.states, Torn: torn, Record: recordLog, Progress: progress}
+		res, err := b.Explore(ws)
+		return crashOutput(res, err, env)
+	})
+}
+
+// crashOutput is what a crash measurement returns from an exploration's
+// results: their records and their table, or the exploration's error.
+func crashOutput(res []crash.Result, err error, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
+	if err != nil {
+		return nil, nil, err
+	}
+	return crash.Records(res, env.ID), func(w io.Writer) error { return crash.Report(w, res) }, nil
+}
+
 const crashWALSynopsis = `crash wal --dir DIR [flags]
 
 Records the log writer (package wal) appending --records records, each
@@ -173,20 +200,7 @@ func runCrashWAL(args []string) error {
 	if err != nil {
 		return usageErrorf("--methods: %v", err)
 	}
-	if err := checkRecording(); err != nil {
-		return err
-	}
-	if err := o.validate(); err != nil {
-		return err
-	}
-	return measure(&o, "crash-wal", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
-		b := crash.Batch{Dir: run.Dir, Seed: x.seed, States: x.states, Torn: torn, Record: recordLog, Progress: progress}
-		res, err := b.Explore(walcrash.Workloads(cases, walCrashCommand))
-		if err != nil {
-			return nil, nil, err
-		}
-		return crash.Records(res, env.ID), func(w io.Writer) error { return crash.Report(w, res) }, nil
-	})
+	return x.explore(&o, "crash-wal", torn, walcrash.Workloads(cases, walCrashCommand))
 }
 
 // quickCrash is the suite's crash section: the log writer, buffered, in
@@ -206,10 +220,7 @@ func quickCrash(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.W
 	}
 	b := crash.Batch{Dir: run.Dir, Seed: 1, States: 300, Record: recordLog}
 	res, err := b.Explore(walcrash.Workloads(cases, walCrashCommand))
-	if err != nil {
-		return nil, nil, err
-	}
-	return crash.Records(res, env.ID), func(w io.Writer) error { return crash.Report(w, res) }, nil
+	return crashOutput(res, err, env)
 }
 
 // walCrashCommand is the child durabench that runs the log writer's crash

@@ -116,10 +116,7 @@ func runCrashRun(args []string) error {
 		}
 		res, err := crash.ExploreModels(log, models, crash.Explorer{Seed: x.seed, States: x.states, Config: config, Torn: torn,
 			Scratch: run.Dir, Checker: crash.CommandChecker{Argv: checkArgv}}, progress)
-		if err != nil {
-			return nil, nil, err
-		}
-		return crash.Records(res, env.ID), func(w io.Writer) error { return crash.Report(w, res) }, nil
+		return crashOutput(res, err, env)
 	})
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os/exec"
 	"slices"
 	"strings"
@@ -11,9 +10,6 @@ import (
 	"github.com/durabench/durabench/crash/sqlitecrash"
 	"github.com/durabench/durabench/crash/walcrash"
 	"github.com/durabench/durabench/drivers"
-	"github.com/durabench/durabench/fixtures"
-	"github.com/durabench/durabench/internal/envinfo"
-	"github.com/durabench/durabench/results"
 	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/sqlitebench"
 )
@@ -79,20 +75,7 @@ func runCrashSQLite(args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	if err := checkRecording(); err != nil {
-		return err
-	}
-	if err := o.validate(); err != nil {
-		return err
-	}
-	return measure(&o, "crash-sqlite", func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
-		b := crash.Batch{Dir: run.Dir, Seed: x.seed, States: x.states, Torn: torn, Record: recordLog, Progress: progress}
-		res, err := b.Explore(sqlitecrash.Workloads(cases, sqliteCrashCommand))
-		if err != nil {
-			return nil, nil, err
-		}
-		return crash.Records(res, env.ID), func(w io.Writer) error { return crash.Report(w, res) }, nil
-	})
+	return x.explore(&o, "crash-sqlite", torn, sqlitecrash.Workloads(cases, sqliteCrashCommand))
 }
 
 // parseBuilds parses the list of macOS builds: public, apple.

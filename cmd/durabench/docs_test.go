@@ -10,7 +10,6 @@ package main
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,9 +18,9 @@ import (
 	"strings"
 	"testing"
 	"unicode"
-)
 
-var update = flag.Bool("update", false, "rewrite the generated blocks of docs/ from the current code")
+	"github.com/durabench/durabench/internal/golden"
+)
 
 // repoRoot is the repository's top directory, seen from this package.
 const repoRoot = "../.."
@@ -89,7 +88,7 @@ func checkGenerated(t *testing.T, path, what, block string, newPage func() strin
 	t.Helper()
 	b, err := os.ReadFile(path)
 	switch {
-	case os.IsNotExist(err) && *update:
+	case os.IsNotExist(err) && golden.Updating():
 		if err := os.WriteFile(path, []byte(newPage()), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +104,7 @@ func checkGenerated(t *testing.T, path, what, block string, newPage func() strin
 	page := string(b)
 	got, ok := replaceGenerated(page, what, block)
 	if !ok {
-		if !*update {
+		if !golden.Updating() {
 			t.Errorf("%s has no generated block for %q.\nRun %s to add it (at the end of the page; move it where it belongs).", path, what, updateHint)
 			return
 		}
@@ -114,7 +113,7 @@ func checkGenerated(t *testing.T, path, what, block string, newPage func() strin
 	if got == page {
 		return
 	}
-	if *update {
+	if golden.Updating() {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -74,7 +74,6 @@ func dispatch(args []string) int {
 		return exitStatus(c.name, c.run(args[1:]), true)
 	}
 	fmt.Fprintf(os.Stderr, "durabench: unknown command %q; commands: %s\n", args[0], strings.Join(commandNames(), ", "))
-	fmt.Fprintln(os.Stderr, "Run 'durabench --help' for what each does.")
 	return exitUsage
 }
 

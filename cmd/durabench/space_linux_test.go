@@ -91,7 +91,7 @@ func TestFailedRunLeavesNoOut(t *testing.T) {
 	args := []string{"sync", "--dir", mnt, "--out", filepath.Join(outs, "out"), "--workloads", "append", "--methods", "none",
 		"--block-sizes", "1M", "--iterations", "8", "--warmup", "0", "--rounds", "100000"}
 	s := start(t, nil, args...)
-	s.waitFor(t, "round 2/")
+	s.waitFor(t, firstStep)
 	// Fill the file system around the run: its next case cannot write.
 	filler := filepath.Join(mnt, "filler")
 	f, err := os.Create(filler)

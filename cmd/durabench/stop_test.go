@@ -46,6 +46,7 @@ func start(t *testing.T, stdout io.Writer, args ...string) *started {
 	}
 	go func() {
 		defer close(s.done)
+		defer close(s.lines)
 		sc := bufio.NewScanner(errp)
 		for sc.Scan() {
 			s.all.WriteString(sc.Text() + "\n")
@@ -58,16 +59,29 @@ func start(t *testing.T, stdout io.Writer, args ...string) *started {
 	return s
 }
 
-// waitFor waits for a line of standard error containing text.
+// waitFor waits for a line of standard error containing text; after two
+// minutes without it, it kills durabench and fails.
 func (s *started) waitFor(t *testing.T, text string) {
 	t.Helper()
-	for line := range s.lines {
-		if strings.Contains(line, text) {
-			return
+	timeout := time.After(2 * time.Minute)
+	for {
+		select {
+		case line, ok := <-s.lines:
+			if !ok {
+				t.Fatalf("durabench ended without saying %q", text)
+			}
+			if strings.Contains(line, text) {
+				return
+			}
+		case <-timeout:
+			s.cmd.Process.Kill()
+			t.Fatalf("durabench did not say %q within 2 minutes; killed", text)
 		}
 	}
-	t.Fatalf("durabench ended without saying %q", text)
 }
+
+// firstStep is what the first progress line says: a run is under way.
+const firstStep = "] round 1/"
 
 // wait waits for the process and returns its exit status (-1 if a signal
 // killed it) and all of its standard error.
@@ -85,7 +99,6 @@ func (s *started) wait(t *testing.T) (int, string) {
 		t.Errorf("durabench %s did not end within 2 minutes of the signal; killed", strings.Join(s.cmd.Args[1:], " "))
 	}
 	err := s.cmd.Wait()
-	close(s.lines)
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
@@ -128,7 +141,7 @@ func TestStopSignalsCleanUp(t *testing.T) {
 			os.Mkdir(dir, 0o755)
 			os.Mkdir(outs, 0o755)
 			s := start(t, nil, shortSync(dir, filepath.Join(outs, "out"), 100000)...)
-			s.waitFor(t, "round 2/")
+			s.waitFor(t, firstStep)
 			s.cmd.Process.Signal(sig)
 			code, stderr := s.wait(t)
 			if code != 128+int(sig) {

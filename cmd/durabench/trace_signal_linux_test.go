@@ -7,11 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/durabench/durabench/internal/proctest"
 )
 
 // TestTraceInterposeStopsOnSIGTERM sends SIGTERM, then SIGHUP, to
@@ -36,18 +37,13 @@ func TestTraceInterposeStopsOnSIGTERM(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			var pid int
-			for deadline := time.Now().Add(120 * time.Second); pid == 0; time.Sleep(20 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					cmd.Process.Kill()
-					t.Fatalf("the traced program never started: %s", stderr.String())
-				}
-				if b, err := os.ReadFile(pidfile); err == nil && strings.HasSuffix(string(b), "\n") {
-					pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-				}
+			pid, err := proctest.PIDFile(pidfile, 120*time.Second)
+			if err != nil {
+				cmd.Process.Kill()
+				t.Fatalf("%v: %s", err, stderr.String())
 			}
 			cmd.Process.Signal(sig)
-			err := cmd.Wait()
+			err = cmd.Wait()
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != 128+int(sig) {
 				t.Fatalf("durabench ended with %v, want exit status %d; stderr:\n%s", err, 128+int(sig), stderr.String())
@@ -55,11 +51,9 @@ func TestTraceInterposeStopsOnSIGTERM(t *testing.T) {
 			if want := fmt.Sprintf(`interpose: "sh" killed before it finished: durabench got %s`, map[syscall.Signal]string{syscall.SIGTERM: "SIGTERM", syscall.SIGHUP: "SIGHUP"}[sig]); !strings.Contains(stderr.String(), want) {
 				t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 			}
-			if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err == nil {
-				if b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); !strings.Contains(string(b), ") Z") {
-					syscall.Kill(pid, syscall.SIGKILL)
-					t.Fatalf("the traced program (pid %d) outlived durabench", pid)
-				}
+			if !proctest.Ended(pid) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("the traced program (pid %d) outlived durabench", pid)
 			}
 			if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) > 0 {
 				t.Fatalf("left in $TMPDIR: %q", left)

@@ -28,11 +28,13 @@ func TestTraceRefusesBadInput(t *testing.T) {
 	}
 }
 
+// A program that cannot be found is refused input, checked before
+// anything starts (exit 2), like an empty command.
 func TestTraceMissingProgram(t *testing.T) {
 	_, stderr, code := durabench(t, "trace", "--", "nosuch")
-	const want = `trace: run "nosuch": executable file not found in $PATH`
-	if code != exitFailure || !strings.Contains(stderr, want) {
-		t.Errorf("exit %d, stderr %q; want %d and %q", code, stderr, exitFailure, want)
+	const want = `trace: cannot run "nosuch": executable file not found in $PATH`
+	if code != exitUsage || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q; want %d and %q", code, stderr, exitUsage, want)
 	}
 }
 

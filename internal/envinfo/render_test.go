@@ -3,16 +3,13 @@ package envinfo
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/durabench/durabench/internal/buildinfo"
+	"github.com/durabench/durabench/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
 
 // fixedEnv is a record as Collect would give on a VM with a stacked disk.
 func fixedEnv() Env {
@@ -75,20 +72,7 @@ func TestRenderGolden(t *testing.T) {
 	} {
 		var buf bytes.Buffer
 		tc.env().Render(&buf)
-		path := "testdata/" + tc.name + ".golden"
-		if *update {
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test -update to create it)", err)
-		}
-		if !bytes.Equal(buf.Bytes(), want) {
-			t.Errorf("%s: Render output differs from %s (go test -update rewrites it)\n got:\n%s\nwant:\n%s",
-				tc.name, path, buf.Bytes(), want)
-		}
+		golden.Check(t, tc.name+".golden", buf.Bytes())
 	}
 }
 

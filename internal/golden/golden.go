@@ -1,6 +1,8 @@
 // Package golden compares a test's printed output with a file under
-// testdata, and rewrites that file when the tests run with -update. A test
-// package that imports it must not define an -update flag of its own.
+// testdata, and rewrites that file when the tests run with -update. It
+// declares the -update flag for the whole test binary: a test package that
+// imports it must not define one of its own, and a test that rewrites other
+// generated files asks Updating.
 package golden
 
 import (
@@ -11,7 +13,11 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata from the current output")
+var update = flag.Bool("update", false, "rewrite the golden files in testdata (and other generated files a test checks) from the current output")
+
+// Updating reports whether the tests run with -update, for a test that
+// checks a generated file of its own (not one Check compares).
+func Updating() bool { return *update }
 
 // Check compares got with testdata/name, or rewrites that file with
 // -update.

@@ -7,11 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/durabench/durabench/internal/proctest"
 )
 
 // helperEnv makes the test binary a parent that runs a program under the
@@ -30,42 +31,21 @@ func parentHelper() {
 // waitPID waits for the traced program to write its PID to pidfile.
 func waitPID(t *testing.T, pidfile string) int {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(pidfile); err == nil && strings.HasSuffix(string(b), "\n") {
-			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return pid
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatal("the traced program never started")
-	return 0
-}
-
-// gone reports whether pid has ended (exited, or a zombie not yet reaped).
-func gone(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	pid, err := proctest.PIDFile(pidfile, 60*time.Second)
 	if err != nil {
-		return true
+		t.Fatal(err)
 	}
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-	return len(f) > 0 && (f[0] == "Z" || f[0] == "X")
+	return pid
 }
 
 // waitGone waits up to a generous bound for pid to end, and fails if it
 // does not: the program must not outlive its parent.
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if gone(pid) {
-			return
-		}
+	if !proctest.WaitEnded(pid, 20*time.Second) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("the traced program (pid %d) outlived the process that traced it", pid)
 	}
-	syscall.Kill(pid, syscall.SIGKILL)
-	t.Fatalf("the traced program (pid %d) outlived the process that traced it", pid)
 }
 
 // noCountersFile fails if dir holds anything: the counters file must not
@@ -134,7 +114,7 @@ func TestContextStopsProgram(t *testing.T) {
 	if !errors.Is(err, stop) || !strings.Contains(err.Error(), `interpose: "sh" killed before it finished`) {
 		t.Fatalf("RunContext = %v, want it to say sh was killed, wrapping the cause", err)
 	}
-	if !gone(pid) {
+	if !proctest.Ended(pid) {
 		t.Fatalf("the program (pid %d) still runs after RunContext returned", pid)
 	}
 	noCountersFile(t, tmp)

@@ -1,0 +1,35 @@
+//go:build linux
+
+package proctest
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Ended reports whether pid has ended: it is gone from /proc, or dead or a
+// zombie that nobody has reaped yet.
+func Ended(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	// The state follows the command name in parentheses, which may hold
+	// spaces: "pid (comm) S ...".
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] == 'Z' || s[i+2] == 'X'
+}
+
+// WaitEnded polls until pid has ended (see Ended) or within has passed, and
+// reports whether it ended.
+func WaitEnded(pid int, within time.Duration) bool {
+	for deadline := time.Now().Add(within); !Ended(pid); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
+}
