@@ -134,7 +134,7 @@ func TestRunStream(t *testing.T) {
 	run := newRun(t)
 	methods := []syscalls.Method{syscalls.Fdatasync, syscalls.None}
 	cfg := StreamConfig{Config: testConfig(methods...), Rates: []Rate{RateIdle, 50 << 20, RateMax}, Passes: 2,
-		Duration: 60 * time.Millisecond, FileSize: 4 << 20, MaxSamples: 200_000}
+		Duration: 250 * time.Millisecond, FileSize: 4 << 20, MaxSamples: 200_000}
 	lines := 0
 	res, err := RunStream(run, cfg, func(string) { lines++ })
 	if err != nil {
