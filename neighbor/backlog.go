@@ -67,8 +67,8 @@ func RunBacklog(run *fixtures.Run, cfg BacklogConfig, progress func(string)) (*B
 	}
 	res := &BacklogResult{Config: cfg}
 	for i, c := range BacklogSchedule(cfg.Backlogs, cfg.Methods, cfg.Trials) {
-		if err := run.Err(); err != nil { // stopped: no new cell
-			return nil, err
+		if err := run.Err(); err != nil { // stopped: no new cell; the trials so far stand
+			return res, err
 		}
 		progress(fmt.Sprintf("backlog trial %d/%d: %s behind %s", c.Trial+1, cfg.Trials, c.Method, units.FormatSize(c.Backlog)))
 		s, err := runBacklogCell(cfg.Config, c,

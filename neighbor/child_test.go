@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/durabench/durabench/internal/dirtest"
 	"github.com/durabench/durabench/syscalls"
 )
 
@@ -195,7 +196,7 @@ func TestNeighborEndsEarlyAndRemovesItsFiles(t *testing.T) {
 		if err := s.wait(t); !errors.Is(err, os.ErrExist) {
 			t.Errorf("neighbor given an existing directory: %v, want ErrExist", err)
 		}
-		if names := entries(t, dir); len(names) != 1 {
+		if names := dirtest.Names(t, dir); len(names) != 1 {
 			t.Errorf("the existing directory now holds %v", names)
 		}
 	})

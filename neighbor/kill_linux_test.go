@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/durabench/durabench/internal/dirtest"
 	"github.com/durabench/durabench/internal/proctest"
 	"golang.org/x/sys/unix"
 )
@@ -74,7 +75,7 @@ func TestNeighborDiesWithItsParent(t *testing.T) {
 	if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("neighbor's directory %s survived: %v", dir, err)
 	}
-	if names := entries(t, base); len(names) != 0 {
+	if names := dirtest.Names(t, base); len(names) != 0 {
 		t.Errorf("left behind: %v", names)
 	}
 }

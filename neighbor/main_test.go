@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/durabench/durabench/fixtures"
+	"github.com/durabench/durabench/internal/dirtest"
 	"github.com/durabench/durabench/syscalls"
 )
 
@@ -70,24 +71,10 @@ func newRun(t *testing.T) *fixtures.Run {
 	return run
 }
 
-// entries lists the names directly inside dir.
-func entries(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
-}
-
 // noNeighborLeft fails if any neighbor directory is left in the run.
 func noNeighborLeft(t *testing.T, run *fixtures.Run) {
 	t.Helper()
-	for _, name := range entries(t, run.Dir) {
+	for _, name := range dirtest.Names(t, run.Dir) {
 		if strings.Contains(name, "neighbor-") {
 			t.Errorf("neighbor directory %s left behind", name)
 		}

@@ -34,6 +34,9 @@ func BacklogRecords(r *BacklogResult, envID string) []results.Record {
 				{Key: "method", Value: m.String()},
 			}
 			cell := r.Cell(b, m)
+			if len(cell) == 0 { // a stopped run did not reach it
+				continue
+			}
 			var total, write, sync []int64
 			for _, s := range cell {
 				total, write, sync = append(total, s.Total), append(write, s.Write), append(sync, s.Sync)
@@ -109,6 +112,9 @@ func StreamRecords(r *StreamResult, envID string) []results.Record {
 				{Key: "method", Value: m.String()},
 			}
 			cell := r.Cell(rate, m)
+			if len(cell) == 0 { // a stopped run did not reach it
+				continue
+			}
 			var total, write, sync [][]int64
 			var pooled StreamSample
 			for _, s := range cell {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/durabench/durabench/internal/dirtest"
 	"github.com/durabench/durabench/results"
 	"github.com/durabench/durabench/syscalls"
 )
@@ -41,7 +42,7 @@ func TestRunBacklog(t *testing.T) {
 		t.Errorf("Cell(8M, fdatasync) = %+v", got)
 	}
 	noNeighborLeft(t, run)
-	if names := entries(t, run.Path("probe")); len(names) != 0 {
+	if names := dirtest.Names(t, run.Path("probe")); len(names) != 0 {
 		t.Errorf("probe files left behind: %v", names)
 	}
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/durabench/durabench/fixtures"
+	"github.com/durabench/durabench/internal/dirtest"
 	"github.com/durabench/durabench/syscalls"
 )
 
@@ -30,7 +31,7 @@ func TestOversizeBacklogRefusedBeforeWriting(t *testing.T) {
 	if calls != 1 {
 		t.Errorf("free space asked %d times, want 1", calls)
 	}
-	if names := entries(t, run.Dir); len(names) != 0 {
+	if names := dirtest.Names(t, run.Dir); len(names) != 0 {
 		t.Errorf("the refused run created %v", names)
 	}
 
@@ -39,7 +40,7 @@ func TestOversizeBacklogRefusedBeforeWriting(t *testing.T) {
 	if _, err := RunStream(run, scfg, nil); !errors.Is(err, fixtures.ErrNoSpace) {
 		t.Fatalf("RunStream = %v, want ErrNoSpace", err)
 	}
-	if names := entries(t, run.Dir); len(names) != 0 {
+	if names := dirtest.Names(t, run.Dir); len(names) != 0 {
 		t.Errorf("the refused stream run created %v", names)
 	}
 }
@@ -54,7 +55,7 @@ func TestNeighborRefusesOversizeBacklog(t *testing.T) {
 	if !errors.Is(err, fixtures.ErrNoSpace) {
 		t.Fatalf("serveChild = %v, want ErrNoSpace", err)
 	}
-	if names := entries(t, parent); len(names) != 0 {
+	if names := dirtest.Names(t, parent); len(names) != 0 {
 		t.Errorf("the refused neighbor created %v", names)
 	}
 }

@@ -78,8 +78,8 @@ func RunStream(run *fixtures.Run, cfg StreamConfig, progress func(string)) (*Str
 	buf := measure.NewSamples(cfg.MaxSamples)
 	res := &StreamResult{Config: cfg}
 	for i, c := range StreamSchedule(cfg.Rates, cfg.Methods, cfg.Passes) {
-		if err := run.Err(); err != nil { // stopped: no new cell
-			return nil, err
+		if err := run.Err(); err != nil { // stopped: no new cell; the passes so far stand
+			return res, err
 		}
 		progress(fmt.Sprintf("stream pass %d/%d: %s next to %s/s for %v", c.Pass+1, cfg.Passes, c.Method, c.Rate, cfg.Duration))
 		buf.Reset()

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/durabench/durabench/internal/dirtest"
 )
 
 func TestCreateOutRefusesAnExistingDirectory(t *testing.T) {
@@ -188,20 +190,6 @@ func TestOutRefusesANewCSVColumnButKeepsTheRecords(t *testing.T) {
 	}
 }
 
-// listDir names the entries of dir, to show what a run left there.
-func listDir(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
-}
-
 // A failed run's output (issue 10: a stub env.json and bench header that
 // blocked the rerun) leaves nothing behind: not at the output path, not
 // beside it.
@@ -224,7 +212,7 @@ func TestAbortLeavesNothing(t *testing.T) {
 	if err := o.Abort(); err != nil {
 		t.Fatal(err)
 	}
-	if names := listDir(t, parent); len(names) != 0 {
+	if names := dirtest.Names(t, parent); len(names) != 0 {
 		t.Fatalf("Abort left %q in the parent", names)
 	}
 	// The rerun is not blocked.
@@ -235,7 +223,7 @@ func TestAbortLeavesNothing(t *testing.T) {
 	if err := o2.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	if names := listDir(t, parent); strings.Join(names, ",") != "out" {
+	if names := dirtest.Names(t, parent); strings.Join(names, ",") != "out" {
 		t.Fatalf("after Commit the parent holds %q, want only out", names)
 	}
 }
@@ -259,7 +247,7 @@ func TestCommitRefusesAPathThatAppeared(t *testing.T) {
 	if !errors.Is(err, ErrOutExists) || !strings.Contains(err.Error(), o.Dir()) {
 		t.Fatalf("Commit over a directory that appeared: %v, want ErrOutExists naming %s", err, o.Dir())
 	}
-	if names := listDir(t, dir); len(names) != 0 {
+	if names := dirtest.Names(t, dir); len(names) != 0 {
 		t.Errorf("Commit wrote into the directory that appeared: %q", names)
 	}
 	if _, err := os.Stat(filepath.Join(o.Dir(), EnvFile)); err != nil {

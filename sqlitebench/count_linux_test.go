@@ -1,7 +1,6 @@
 package sqlitebench
 
 import (
-	"encoding/json"
 	"slices"
 	"testing"
 
@@ -9,20 +8,13 @@ import (
 	"github.com/durabench/durabench/internal/envinfo"
 	"github.com/durabench/durabench/syscalls/trace"
 	"github.com/durabench/durabench/syscount"
+	"github.com/durabench/durabench/syscount/syscounttest"
 )
 
 // testCounter counts a case the way durabench sqlite --count-syscalls does,
 // with this test binary as the traced child (see TestMain).
 func testCounter(t *testing.T, dir string) Counter {
-	return func(cfg Config, classify trace.Classifier) (syscount.Result, error) {
-		b, err := json.Marshal(cfg)
-		if err != nil {
-			return syscount.Result{}, err
-		}
-		t.Setenv(countConfigEnv, string(b))
-		t.Setenv(countDirEnv, dir)
-		return syscount.Count([]string{"-test.run=^$"}, dir, classify)
-	}
+	return syscounttest.Counter[Config](t, dir)
 }
 
 // TestCountsPerCommitMatchSQLitesSource traces single-row commits of every

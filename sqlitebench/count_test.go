@@ -1,9 +1,7 @@
 package sqlitebench
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -12,34 +10,14 @@ import (
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/syscalls/trace"
 	"github.com/durabench/durabench/syscount"
+	"github.com/durabench/durabench/syscount/syscounttest"
 )
 
-// The counting child: when a test counts through syscount.Count, the test
-// binary is re-run with countConfigEnv set to a one-case Config as JSON and
-// countDirEnv to the directory to work in, and runs that case with its
-// counting window marked, as durabench's hidden __count-sqlite does.
-const (
-	countConfigEnv = "SQLITEBENCH_TEST_COUNT_CONFIG"
-	countDirEnv    = "SQLITEBENCH_TEST_COUNT_DIR"
-)
-
+// The counting child: a test that counts through testCounter re-runs this
+// test binary, and TestMain runs the one case it is given with its counting
+// window marked, as durabench's hidden __count-sqlite does.
 func TestMain(m *testing.M) {
-	if spec := os.Getenv(countConfigEnv); spec != "" {
-		if err := countChild(os.Getenv(countDirEnv), spec); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(3)
-		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
-
-func countChild(dir, spec string) error {
-	var cfg Config
-	if err := json.Unmarshal([]byte(spec), &cfg); err != nil {
-		return err
-	}
-	return syscount.ServeChild(dir, func(run *fixtures.Run, window *syscount.Window) error {
+	syscounttest.Main(m, func(run *fixtures.Run, cfg Config, window *syscount.Window) error {
 		cfg.Marks = window
 		_, err := Run(run, cfg, nil)
 		return err

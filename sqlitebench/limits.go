@@ -2,7 +2,6 @@ package sqlitebench
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/measure"
@@ -59,13 +58,7 @@ func (c Config) dbBytes() (int64, error) {
 // DiskNeeded estimates the most bytes the run holds on disk at once: one
 // database (each is removed when its round ends), or every case-round's
 // when the run keeps its files. Validate checks that it fits in an int64.
-func (c Config) DiskNeeded(keep bool) int64 {
-	n, err := c.diskNeeded(keep)
-	if err != nil {
-		return math.MaxInt64
-	}
-	return n
-}
+func (c Config) DiskNeeded(keep bool) int64 { return units.Saturate(c.diskNeeded(keep)) }
 
 func (c Config) diskNeeded(keep bool) (int64, error) {
 	one, err := c.dbBytes()

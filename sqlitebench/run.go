@@ -135,7 +135,7 @@ func runWith(run *fixtures.Run, cfg Config, progress Progress, lookup func(name 
 	for r := range cfg.Rounds {
 		for _, a := range acc {
 			if err := run.Err(); err != nil { // stopped: no new case
-				return Outcome{}, err
+				return out.finished(acc), err
 			}
 			progress(fmt.Sprintf("round %d/%d: %s", r+1, cfg.Rounds, a.c.Name()))
 			if err := a.runRound(run, engines[a.c.Engine], cfg, r); err != nil {
@@ -143,7 +143,17 @@ func runWith(run *fixtures.Run, cfg Config, progress Progress, lookup func(name 
 			}
 		}
 	}
+	return out.finished(acc), nil
+}
+
+// finished returns out with the results of the cases that ran at least one
+// round whole: every case after a full run; those that finished before a
+// stop otherwise.
+func (out Outcome) finished(acc []*accumulator) Outcome {
 	for _, a := range acc {
+		if len(a.rounds) == 0 {
+			continue
+		}
 		res := a.result()
 		for _, info := range out.Engines {
 			if info.Name == res.Engine {
@@ -152,7 +162,7 @@ func runWith(run *fixtures.Run, cfg Config, progress Progress, lookup func(name 
 		}
 		out.Results = append(out.Results, res)
 	}
-	return out, nil
+	return out
 }
 
 // cases lists the matrix in table order: engine, journal mode, synchronous,

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/durabench/durabench/drivers"
+	"github.com/durabench/durabench/internal/dirtest"
 	"github.com/durabench/durabench/measure"
 )
 
@@ -171,15 +172,7 @@ func TestRunRemovesDatabases(t *testing.T) {
 	if _, err := Run(run, cfg, nil); err != nil {
 		t.Fatal(err)
 	}
-	entries, err := os.ReadDir(run.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	if len(names) != 0 {
+	if names := dirtest.Names(t, run.Dir); len(names) != 0 {
 		t.Errorf("files left in the run directory: %q", names)
 	}
 }

@@ -5,7 +5,6 @@ package syncbench
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/durabench/durabench/fixtures"
@@ -202,13 +201,7 @@ func (c Config) IterationsFor(bs int64) int {
 // capacityNeeded is the bytes one file takes in a round; past
 // math.MaxInt64 it saturates there (checkLimits has refused such a run with
 // the true figure already).
-func (c Config) capacityNeeded(bs int64) int64 {
-	n, err := c.checkedCapacity(bs)
-	if err != nil {
-		return math.MaxInt64
-	}
-	return n
-}
+func (c Config) capacityNeeded(bs int64) int64 { return units.Saturate(c.checkedCapacity(bs)) }
 
 func (c Config) perFileNote() string {
 	if c.Order == Interleaved {

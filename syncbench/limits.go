@@ -2,7 +2,6 @@ package syncbench
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/measure"
@@ -75,13 +74,7 @@ func (c Config) checkedCapacity(bs int64) (int64, error) {
 // largest case-round's files, since each is removed as its case ends, or,
 // when the run keeps its files, every case-round's files. Validate checks
 // that it fits in an int64.
-func (c Config) DiskNeeded(keep bool) int64 {
-	n, err := c.diskNeeded(keep)
-	if err != nil {
-		return math.MaxInt64
-	}
-	return n
-}
+func (c Config) DiskNeeded(keep bool) int64 { return units.Saturate(c.diskNeeded(keep)) }
 
 func (c Config) diskNeeded(keep bool) (int64, error) {
 	var most, all int64

@@ -81,7 +81,7 @@ func Run(run *fixtures.Run, cfg Config, progress Progress) ([]Result, error) {
 			// Cases come in groups of len(cfg.Methods) sharing a workload and size.
 			for i := 0; i < len(cases); i += len(cfg.Methods) {
 				if err := run.Err(); err != nil { // stopped: no new case
-					return nil, err
+					return finished(acc, cfg), err
 				}
 				group := acc[i : i+len(cfg.Methods)]
 				progress(fmt.Sprintf("round %d/%d: %s %s, %d methods interleaved", r+1, cfg.Rounds,
@@ -94,7 +94,7 @@ func Run(run *fixtures.Run, cfg Config, progress Progress) ([]Result, error) {
 		}
 		for _, a := range acc {
 			if err := run.Err(); err != nil { // stopped: no new case
-				return nil, err
+				return finished(acc, cfg), err
 			}
 			progress(fmt.Sprintf("round %d/%d: %s", r+1, cfg.Rounds, a.c.Name()))
 			if err := runThreadedRound(run, cfg, r, a); err != nil {
@@ -103,6 +103,19 @@ func Run(run *fixtures.Run, cfg Config, progress Progress) ([]Result, error) {
 		}
 	}
 	return runner.Each(acc, func(a *accumulator) Result { return a.result(cfg) }), nil
+}
+
+// finished returns the results of the cases that ran at least one round
+// whole, for a run stopped between cases: their figures stand, pooled over
+// the rounds they ran.
+func finished(acc []*accumulator, cfg Config) []Result {
+	var out []Result
+	for _, a := range acc {
+		if len(a.rounds) > 0 {
+			out = append(out, a.result(cfg))
+		}
+	}
+	return out
 }
 
 // cases lists the cells in table order: workload, size, threads, method.

@@ -18,6 +18,43 @@ func benchCapacity(n, frame int) int64 {
 	return int64(roundUp((n+1)*frame, DefaultAlignment))
 }
 
+// bareLog is a commit as bare system calls: one frame holding a payload,
+// written into an initialized segment and made durable with fdatasync.
+type bareLog struct {
+	f            *syscalls.File
+	buf, payload []byte
+}
+
+// openBare creates an initialized segment of capacity bytes for io, closed
+// when the benchmark ends, and encodes the frame of payload.
+func openBare(b *testing.B, io IOMode, capacity int64, payload []byte) *bareLog {
+	b.Helper()
+	path := filepath.Join(b.TempDir(), SegmentName(1))
+	if err := fixtures.Create(path, fixtures.Initialized, capacity); err != nil {
+		b.Fatal(err)
+	}
+	f, err := openSegment(path, Options{IOMode: io, Alignment: DefaultAlignment})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { f.Close() })
+	buf := syscalls.AlignedBuffer(frameSize(len(payload)), DefaultAlignment)
+	encode(buf, payload, 1, 0)
+	return &bareLog{f: f, buf: buf, payload: payload}
+}
+
+// commit copies the payload into the frame (a log's commit carries new
+// bytes each time), writes the frame at off and fdatasyncs.
+func (l *bareLog) commit(b *testing.B, off int64) {
+	copy(l.buf[HeaderSize:], l.payload)
+	if err := l.f.Pwrite(l.buf, off); err != nil {
+		b.Fatal(err)
+	}
+	if err := l.f.Sync(syscalls.Fdatasync); err != nil {
+		b.Fatal(err)
+	}
+}
+
 // BenchmarkCommit compares the Writer's single-writer commit with the bare
 // system calls it makes: pwrite of the same 16 KiB frame at the same offset
 // of an initialized file, then fdatasync. The difference is the writer's
@@ -51,29 +88,13 @@ func BenchmarkCommit(b *testing.B) {
 			}
 		})
 		b.Run("io="+io.String()+"/impl=bare", func(b *testing.B) {
-			path := filepath.Join(b.TempDir(), SegmentName(1))
-			if err := fixtures.Create(path, fixtures.Initialized, benchCapacity(b.N, frame)); err != nil {
-				b.Fatal(err)
-			}
-			f, err := openSegment(path, Options{IOMode: io, Alignment: DefaultAlignment})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer f.Close()
-			buf := syscalls.AlignedBuffer(frame, DefaultAlignment)
-			encode(buf, payload, 1, 0)
+			l := openBare(b, io, benchCapacity(b.N, frame), payload)
 			for i := range b.N + 1 {
 				if i == 1 {
 					b.SetBytes(frame)
 					b.ResetTimer()
 				}
-				copy(buf[HeaderSize:], payload)
-				if err := f.Pwrite(buf, int64(i)*frame); err != nil {
-					b.Fatal(err)
-				}
-				if err := f.Sync(syscalls.Fdatasync); err != nil {
-					b.Fatal(err)
-				}
+				l.commit(b, int64(i)*frame)
 			}
 		})
 	}
@@ -96,17 +117,7 @@ func BenchmarkCommitPaired(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer w.Close()
-			path := filepath.Join(b.TempDir(), SegmentName(1))
-			if err := fixtures.Create(path, fixtures.Initialized, capacity); err != nil {
-				b.Fatal(err)
-			}
-			f, err := openSegment(path, Options{IOMode: io, Alignment: DefaultAlignment})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer f.Close()
-			buf := syscalls.AlignedBuffer(frame, DefaultAlignment)
-			encode(buf, payload, 1, 0)
+			l := openBare(b, io, capacity, payload)
 			writer := func() {
 				if _, err := w.Append(payload); err != nil {
 					b.Fatal(err)
@@ -114,13 +125,7 @@ func BenchmarkCommitPaired(b *testing.B) {
 			}
 			off := int64(0)
 			bare := func() {
-				copy(buf[HeaderSize:], payload)
-				if err := f.Pwrite(buf, off); err != nil {
-					b.Fatal(err)
-				}
-				if err := f.Sync(syscalls.Fdatasync); err != nil {
-					b.Fatal(err)
-				}
+				l.commit(b, off)
 				off += frame
 			}
 			writer()

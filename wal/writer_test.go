@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/durabench/durabench/fixtures"
+	"github.com/durabench/durabench/internal/dirtest"
 	"github.com/durabench/durabench/syscalls"
 )
 
@@ -204,11 +205,7 @@ func TestSegmentsRotate(t *testing.T) {
 			if m.Rotations != 2 {
 				t.Errorf("%s/%s: %d rotations, want 2", io, layout, m.Rotations)
 			}
-			entries, _ := os.ReadDir(o.Dir)
-			var names []string
-			for _, e := range entries {
-				names = append(names, e.Name())
-			}
+			names := dirtest.Names(t, o.Dir)
 			want := []string{SegmentName(1), SegmentName(9), SegmentName(17)}
 			if !slices.Equal(names, want) {
 				t.Errorf("%s/%s: segments %v, want %v", io, layout, names, want)

@@ -146,7 +146,7 @@ func (c Config) checkBlock(bs int64) error {
 // capacityNeeded is the bytes one round's records take in a segment: whole
 // records, rounded up to the alignment when direct I/O pads the last block.
 func (c Config) capacityNeeded(bs int64) int64 {
-	need := saturate(c.checkedCapacity(bs))
+	need := units.Saturate(c.checkedCapacity(bs))
 	if c.hasDirect() && need != math.MaxInt64 {
 		need = roundUp64(need, wal.DefaultAlignment)
 	}
@@ -159,7 +159,7 @@ func (c Config) SegmentSize(bs int64) int64 {
 	if c.FileSize > 0 {
 		return c.FileSize
 	}
-	need := saturate(c.checkedCapacity(bs))
+	need := units.Saturate(c.checkedCapacity(bs))
 	if need == math.MaxInt64 {
 		return need
 	}
@@ -170,7 +170,7 @@ func (c Config) SegmentSize(bs int64) int64 {
 // case-round's log, the largest, since each is removed when read back; or,
 // when the run keeps its files, every case-round's log. Validate checks that
 // it fits in an int64.
-func (c Config) DiskNeeded(keep bool) int64 { return saturate(c.diskNeeded(keep)) }
+func (c Config) DiskNeeded(keep bool) int64 { return units.Saturate(c.diskNeeded(keep)) }
 
 func (c Config) hasDirect() bool {
 	for _, m := range c.IOModes {

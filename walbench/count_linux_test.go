@@ -1,30 +1,21 @@
 package walbench
 
 import (
-	"encoding/json"
 	"testing"
 
+	"github.com/durabench/durabench/syscount/syscounttest"
 	"github.com/durabench/durabench/wal"
 
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
 	"github.com/durabench/durabench/syscalls"
 	"github.com/durabench/durabench/syscalls/trace"
-	"github.com/durabench/durabench/syscount"
 )
 
 // testCounter counts a case the way durabench wal --count-syscalls does,
 // with this test binary as the traced child (see TestMain).
 func testCounter(t *testing.T, dir string) Counter {
-	return func(cfg Config, classify trace.Classifier) (syscount.Result, error) {
-		b, err := json.Marshal(cfg)
-		if err != nil {
-			return syscount.Result{}, err
-		}
-		t.Setenv(countConfigEnv, string(b))
-		t.Setenv(countDirEnv, dir)
-		return syscount.Count([]string{"-test.run=^$"}, dir, classify)
-	}
+	return syscounttest.Counter[Config](t, dir)
 }
 
 // calls is what a counting pass saw, in whole calls and bytes.

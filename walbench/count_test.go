@@ -1,7 +1,6 @@
 package walbench
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/durabench/durabench/syscount/syscounttest"
 	"github.com/durabench/durabench/wal"
 
 	"github.com/durabench/durabench/fixtures"
@@ -17,36 +17,11 @@ import (
 	"github.com/durabench/durabench/syscount"
 )
 
-// The counting child: when a test counts through syscount.Count, the test
-// binary is re-run with countConfigEnv set to a one-case Config as JSON and
-// countDirEnv to the directory to work in (TestMain), and runs that case
-// with its counting window marked, as durabench's hidden __count-wal does.
-const (
-	countConfigEnv = "WALBENCH_TEST_COUNT_CONFIG"
-	countDirEnv    = "WALBENCH_TEST_COUNT_DIR"
-)
-
+// The counting child: a test that counts through testCounter re-runs this
+// test binary, and TestMain runs the one case it is given with its counting
+// window marked, as durabench's hidden __count-wal does.
 func TestMain(m *testing.M) {
-	if spec := os.Getenv(countConfigEnv); spec != "" {
-		os.Exit(countChild(os.Getenv(countDirEnv), spec))
-	}
-	os.Exit(m.Run())
-}
-
-func countChild(dir, spec string) int {
-	if err := runCountChild(dir, spec); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 3
-	}
-	return 0
-}
-
-func runCountChild(dir, spec string) error {
-	var cfg Config
-	if err := json.Unmarshal([]byte(spec), &cfg); err != nil {
-		return err
-	}
-	return syscount.ServeChild(dir, func(run *fixtures.Run, window *syscount.Window) error {
+	syscounttest.Main(m, func(run *fixtures.Run, cfg Config, window *syscount.Window) error {
 		cfg.Marks = window
 		_, err := Run(run, cfg, nil)
 		return err

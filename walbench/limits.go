@@ -2,7 +2,6 @@ package walbench
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/measure"
@@ -88,12 +87,4 @@ func (c Config) diskNeeded(keep bool) (int64, error) {
 		return all, nil
 	}
 	return most, nil
-}
-
-// saturate returns n, or math.MaxInt64 if computing it failed.
-func saturate(n int64, err error) int64 {
-	if err != nil {
-		return math.MaxInt64
-	}
-	return n
 }

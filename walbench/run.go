@@ -85,7 +85,7 @@ func Run(run *fixtures.Run, cfg Config, progress func(string)) ([]Result, error)
 	for r := range cfg.Rounds {
 		for _, a := range acc {
 			if err := run.Err(); err != nil { // stopped: no new case
-				return nil, err
+				return finished(acc), err
 			}
 			line, err := runRound(run, cfg, r, a)
 			if err != nil {
@@ -95,6 +95,18 @@ func Run(run *fixtures.Run, cfg Config, progress func(string)) ([]Result, error)
 		}
 	}
 	return runner.Each(acc, (*accumulator).result), nil
+}
+
+// finished returns the results of the cases that ran at least one round
+// whole, for a run stopped between cases.
+func finished(acc []*accumulator) []Result {
+	var out []Result
+	for _, a := range acc {
+		if len(a.rounds) > 0 {
+			out = append(out, a.result())
+		}
+	}
+	return out
 }
 
 // cases lists the cells in table order: layout, size, I/O mode, method,

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 
 	"github.com/durabench/durabench/internal/envinfo"
@@ -34,9 +33,7 @@ func runEnv(args []string) error {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(env)
+		return printJSON(env)
 	}
 	env.Render(os.Stdout)
 	return nil

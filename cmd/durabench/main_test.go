@@ -43,7 +43,14 @@ func TestMain(m *testing.M) {
 // durabench runs the tool and returns its output and exit status.
 func durabench(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	return runBinary(t, binary, args...)
+}
+
+// runBinary runs the durabench build bin with args and returns its output
+// and exit status.
+func runBinary(t *testing.T, bin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -71,6 +78,21 @@ func readRecords(t *testing.T, out string) []results.Record {
 		t.Fatal(err)
 	}
 	return recs
+}
+
+// refusalDirs makes what a bad-input test starts from: a new directory
+// base, checked for changes by checkRefusals; dir, an existing --dir in
+// it; and existingOut, an --out that exists already.
+func refusalDirs(t *testing.T) (base, dir, existingOut string) {
+	t.Helper()
+	base = t.TempDir()
+	dir, existingOut = filepath.Join(base, "measure"), filepath.Join(base, "old-results")
+	for _, d := range []string{dir, existingOut} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return base, dir, existingOut
 }
 
 // refusal is one bad input to a command and what its refusal must say.
@@ -119,13 +141,9 @@ func listing(t *testing.T, dir string) []string {
 }
 
 func TestSyncRefusesBadInput(t *testing.T) {
-	base := t.TempDir()
-	dir := filepath.Join(base, "measure")
-	os.Mkdir(dir, 0o755)
+	base, dir, existingOut := refusalDirs(t)
 	file := filepath.Join(base, "a-file")
 	os.WriteFile(file, []byte("x"), 0o644)
-	existingOut := filepath.Join(base, "old-results")
-	os.Mkdir(existingOut, 0o755)
 	ro := readOnlyDir(t, base)
 	newOut := filepath.Join(base, "new-results")
 

@@ -129,19 +129,25 @@ func runNeighbor(args []string) error {
 		var parts []func(io.Writer) error
 		if backlog != nil {
 			res, err := neighbor.RunBacklog(run, *backlog, progress)
-			if err != nil {
+			if err != nil && !stoppedRun(err) {
 				return nil, nil, err
 			}
 			recs = append(recs, neighbor.BacklogRecords(res, env.ID)...)
 			parts = append(parts, func(w io.Writer) error { return neighbor.BacklogReport(w, res) })
+			if err != nil { // stopped: keep the trials so far
+				return recs, reports(parts...), err
+			}
 		}
 		if stream != nil {
 			res, err := neighbor.RunStream(run, *stream, progress)
-			if err != nil {
+			if err != nil && !stoppedRun(err) {
 				return nil, nil, err
 			}
 			recs = append(recs, neighbor.StreamRecords(res, env.ID)...)
 			parts = append(parts, func(w io.Writer) error { return neighbor.StreamReport(w, res) })
+			if err != nil { // stopped: keep the passes so far
+				return recs, reports(parts...), err
+			}
 		}
 		return recs, reports(parts...), nil
 	})

@@ -11,11 +11,7 @@ import (
 )
 
 func TestNeighborRefusesBadInput(t *testing.T) {
-	base := t.TempDir()
-	dir := filepath.Join(base, "measure")
-	os.Mkdir(dir, 0o755)
-	existingOut := filepath.Join(base, "old-results")
-	os.Mkdir(existingOut, 0o755)
+	base, dir, existingOut := refusalDirs(t)
 	ok := []string{"--dir", dir, "--backlogs", "0,1M", "--trials", "1", "--rates", "0", "--duration", "10ms", "--stream-size", "1M"}
 	refusals := []refusal{
 		{"unknown mode", []string{"--mode", "burst"}, `--mode "burst": use backlog, stream, or both`},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -149,6 +150,19 @@ func (s *sink) commit() error {
 	return nil
 }
 
+// commitPartial puts an interrupted run's --out in place, marked partial
+// with reason (results.PartialFile), and says so.
+func (s *sink) commitPartial(reason string) error {
+	if s == nil || s.out == nil {
+		return nil
+	}
+	if err := s.out.CommitPartial(reason); err != nil {
+		return err
+	}
+	say("partial results written to %s (see %s there)", s.out.Path(), results.PartialFile)
+	return nil
+}
+
 // abort removes an unfinished --out directory and says so.
 func (s *sink) abort() {
 	if s == nil || s.out == nil {
@@ -199,7 +213,7 @@ func measureSteps(o *outputFlags, experiment string, p plan, m measurement) erro
 	}
 	run, err := fixtures.NewRun(o.dir, experiment, o.keep)
 	if err != nil {
-		return usageErrorf("--dir %s: %v", o.dir, err) // nothing was created
+		return usageErrorf("--dir: %v", err) // nothing was created
 	}
 	sink, err := openSink(o, env)
 	if err != nil {
@@ -223,7 +237,6 @@ func measureSteps(o *outputFlags, experiment string, p plan, m measurement) erro
 	case res = <-done:
 	case s := <-stops:
 		sig = s.(syscall.Signal)
-		fmt.Fprintln(os.Stderr)
 		say("%s: stopping; the case under way ends first, then the run's files are removed", signalName(sig))
 		run.Stop(stoppedError{sig})
 		res = waitForStop(done, stops)
@@ -250,10 +263,29 @@ func measureSteps(o *outputFlags, experiment string, p plan, m measurement) erro
 			sig = s
 		}
 	}
+	if sig != 0 && !saved && len(res.recs) > 0 && stoppedRun(res.err) {
+		// Stopped between cases: the finished cases' figures stay.
+		err := keepPartial(o, sink, env, res, sig)
+		closeRun(run, sig)
+		if err != nil {
+			say("could not keep the finished cases: %v", err)
+		}
+		return stoppedError{sig}
+	}
 	if sig != 0 {
-		// Stopped while printing: --out is whole and stays; stopped
-		// while measuring: it goes.
-		if !saved || sink.commit() != nil {
+		switch {
+		case saved: // stopped while printing: --out is whole and stays
+			if sink.commit() != nil {
+				sink.abort()
+			}
+		case len(res.recs) > 0 && res.report != nil:
+			// The measurement returned what it had measured when it
+			// stopped: --out keeps it, marked partial.
+			reason := fmt.Sprintf("stopped by %s: these are the cases measured before it; the run did not finish", signalName(sig))
+			if sink.save(res.recs, res.report) != nil || sink.commitPartial(reason) != nil {
+				sink.abort()
+			}
+		default: // nothing whole to keep
 			sink.abort()
 		}
 		closeRun(run, sig)
@@ -323,4 +355,12 @@ func reports(parts ...func(io.Writer) error) func(io.Writer) error {
 		}
 		return nil
 	}
+}
+
+// printJSON prints v to standard output as indented JSON (the --json of
+// env and trace).
+func printJSON(v any) error {
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -61,7 +61,7 @@ func runReport(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%s: %d plots\n", filepath.Join(*to, report.HTMLFile), r.Plots())
+	fmt.Printf("%s: %s\n", filepath.Join(*to, report.HTMLFile), plots(r.Plots()))
 	fmt.Printf("%s\n", filepath.Join(*to, report.MarkdownFile))
 	return nil
 }
@@ -85,6 +85,14 @@ func writeReport(dir string, env envinfo.Env, recs []results.Record, partial boo
 	if err != nil {
 		return err
 	}
-	status("durabench: report written to %s (%d plots)", filepath.Join(dir, report.HTMLFile), r.Plots())
+	status("durabench: report written to %s (%s)", filepath.Join(dir, report.HTMLFile), plots(r.Plots()))
 	return nil
+}
+
+// plots counts plots in words: "1 plot", "13 plots".
+func plots(n int) string {
+	if n == 1 {
+		return "1 plot"
+	}
+	return fmt.Sprintf("%d plots", n)
 }

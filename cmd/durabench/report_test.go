@@ -129,6 +129,7 @@ func TestSuiteReportRendersInChromium(t *testing.T) {
 	if expected != want || rendered != want {
 		t.Errorf("Chromium drew %d plots, the page expects %d; the records call for %d", rendered, expected, want)
 	}
+	t.Logf("Chromium drew %d of %d plots; %s", rendered, want, regexp.MustCompile(`The suite took [0-9.]+ s\.`).FindString(stdout))
 
 	shot := filepath.Join(work, "shot.png")
 	headless(t, browser, "--hide-scrollbars", "--screenshot="+shot, "file://"+page)

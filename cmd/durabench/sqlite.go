@@ -113,15 +113,15 @@ func runSQLite(args []string) error {
 	}
 	return measureSteps(&o, "sqlite", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		out, err := sqlitebench.Run(run, cfg, progress)
-		if err != nil {
+		if err != nil && !stoppedRun(err) {
 			return nil, nil, err
 		}
-		if f.countSyscalls {
-			if out.Counts, err = sqlitebench.CountAll(cfg, counter[sqlitebench.Config](run, countSQLiteRole), progress); err != nil {
+		if f.countSyscalls && err == nil {
+			if out.Counts, err = sqlitebench.CountAll(cfg, counter[sqlitebench.Config](run, countSQLiteRole), progress); err != nil && !stoppedRun(err) {
 				return nil, nil, err
 			}
 		}
-		return sqlitebench.Records(cfg, out, env.ID), func(w io.Writer) error { return sqlitebench.Report(w, cfg, out) }, nil
+		return sqlitebench.Records(cfg, out, env.ID), func(w io.Writer) error { return sqlitebench.Report(w, cfg, out) }, err
 	})
 }
 

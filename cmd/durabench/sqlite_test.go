@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,11 +15,7 @@ import (
 var smallSQLiteFlags = []string{"--journal-modes", "wal,delete", "--synchronous", "full", "--fullfsync", "0", "--commits", "5", "--warmup", "1", "--rounds", "2"}
 
 func TestSQLiteRefusesBadInput(t *testing.T) {
-	base := t.TempDir()
-	dir := filepath.Join(base, "measure")
-	os.Mkdir(dir, 0o755)
-	existingOut := filepath.Join(base, "old-results")
-	os.Mkdir(existingOut, 0o755)
+	base, dir, existingOut := refusalDirs(t)
 	missingLib := filepath.Join(base, "lib", "libsqlite3.so.0")
 	notLib := filepath.Join(base, "notlib.so")
 	os.WriteFile(notLib, []byte("not a library"), 0o644)
@@ -117,12 +111,12 @@ func TestSQLiteWithoutCgo(t *testing.T) {
 	const reason = "built without cgo (CGO_ENABLED=0): rebuild with cgo and a C compiler to get it"
 	dir := t.TempDir()
 
-	_, stderr, code := runNoCgo(t, bin, append([]string{"sqlite", "--dir", dir, "--engines", "mattn"}, smallSQLiteFlags...)...)
+	_, stderr, code := runBinary(t, bin, append([]string{"sqlite", "--dir", dir, "--engines", "mattn"}, smallSQLiteFlags...)...)
 	if want := "engine mattn is unavailable: " + reason; code != 2 || !strings.Contains(stderr, want) {
 		t.Errorf("--engines mattn without cgo: exit %d, stderr %q; want 2 and %q", code, stderr, want)
 	}
 
-	stdout, stderr, code := runNoCgo(t, bin, append([]string{"sqlite", "--dir", dir}, smallSQLiteFlags...)...)
+	stdout, stderr, code := runBinary(t, bin, append([]string{"sqlite", "--dir", dir}, smallSQLiteFlags...)...)
 	if code != 0 {
 		t.Fatalf("default engines without cgo: exit %d: %s", code, stderr)
 	}
@@ -135,23 +129,4 @@ func TestSQLiteWithoutCgo(t *testing.T) {
 	if strings.Contains(stdout, "mattn (SQLite") || !strings.Contains(stdout, "modernc (SQLite") {
 		t.Errorf("report should have a modernc block and no mattn block:\n%s", stdout)
 	}
-}
-
-// runNoCgo runs the CGO_ENABLED=0 build bin as durabench runs the tool,
-// and returns its output and exit status.
-func runNoCgo(t *testing.T, bin string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	cmd := exec.Command(bin, args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		code = exit.ExitCode()
-	default:
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
 }

@@ -14,6 +14,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/durabench/durabench/internal/dirtest"
+	"github.com/durabench/durabench/internal/proctest"
+	"github.com/durabench/durabench/results"
 )
 
 // shortSync is a durabench sync of many short cases (two methods, two
@@ -37,6 +41,7 @@ func start(t *testing.T, stdout io.Writer, args ...string) *started {
 	t.Helper()
 	s := &started{cmd: exec.Command(binary, args...), lines: make(chan string, 1024), done: make(chan struct{})}
 	s.cmd.Stdout = stdout
+	proctest.DieWithParent(s.cmd)
 	errp, err := s.cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +49,14 @@ func start(t *testing.T, stdout io.Writer, args ...string) *started {
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// A test that fails before it waits must not leave the run going.
+	t.Cleanup(func() {
+		select {
+		case <-s.done:
+		default:
+			s.cmd.Process.Kill()
+		}
+	})
 	go func() {
 		defer close(s.done)
 		defer close(s.lines)
@@ -81,7 +94,7 @@ func (s *started) waitFor(t *testing.T, text string) {
 }
 
 // firstStep is what the first progress line says: a run is under way.
-const firstStep = "] round 1/"
+const firstStep = "round 1/"
 
 // wait waits for the process and returns its exit status (-1 if a signal
 // killed it) and all of its standard error.
@@ -117,22 +130,16 @@ func checkNothingLeft(t *testing.T, dir, parent string, want ...string) {
 	if es, err := os.ReadDir(dir); err != nil || len(es) != 0 {
 		t.Errorf("--dir %s holds %v after the run (%v)", dir, es, err)
 	}
-	es, err := os.ReadDir(parent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
+	names := dirtest.Names(t, parent)
 	if strings.Join(names, ",") != strings.Join(want, ",") {
 		t.Errorf("%s holds %q, want %q: an unfinished --out was left", parent, names, want)
 	}
 }
 
-// Each stop signal, mid-run, stops the work, removes the run directory and
-// the unfinished --out, says so truthfully and exits 128+n (issue 10:
-// SIGHUP killed the tool before cleanup; SIGINT's message was untruthful).
+// Each stop signal, mid-run, stops the work, removes the run directory,
+// keeps the cases that finished in --out marked partial, says so
+// truthfully and exits 128+n (issue 10: SIGHUP killed the tool before
+// cleanup; SIGINT's message was untruthful).
 func TestStopSignalsCleanUp(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE} {
 		t.Run(signalName(sig), func(t *testing.T) {
@@ -141,7 +148,7 @@ func TestStopSignalsCleanUp(t *testing.T) {
 			os.Mkdir(dir, 0o755)
 			os.Mkdir(outs, 0o755)
 			s := start(t, nil, shortSync(dir, filepath.Join(outs, "out"), 100000)...)
-			s.waitFor(t, firstStep)
+			s.waitFor(t, firstStep) // the first case is under way: it ends, then the run stops
 			s.cmd.Process.Signal(sig)
 			code, stderr := s.wait(t)
 			if code != 128+int(sig) {
@@ -150,7 +157,8 @@ func TestStopSignalsCleanUp(t *testing.T) {
 			if want := "stopped by " + signalName(sig) + "; removed the run's files"; !strings.Contains(stderr, want) {
 				t.Errorf("stderr does not say %q: %s", want, stderr)
 			}
-			checkNothingLeft(t, dir, outs)
+			checkNothingLeft(t, dir, outs, "out")
+			checkPartialOut(t, filepath.Join(outs, "out"))
 		})
 	}
 }
@@ -246,6 +254,10 @@ func TestRandomSIGINTsLeaveNothing(t *testing.T) {
 				if len(readRecords(t, out)) == 0 {
 					t.Errorf("try %d: the --out kept has no records", i)
 				}
+			} else if strings.Contains(stderr, "partial results written to "+out) {
+				// Stopped between cases: the finished ones are kept.
+				checkNothingLeft(t, dir, outs, "out")
+				checkPartialOut(t, out)
 			} else {
 				checkNothingLeft(t, dir, outs)
 			}
@@ -288,5 +300,23 @@ func TestKeepKeepsTheFilesAndSaysSo(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "kept the run's files in "+runs[0]) {
 		t.Errorf("stderr does not say where the files are kept: %s", stderr)
+	}
+}
+
+// checkPartialOut checks the --out of a run stopped between cases: marked
+// partial, with records, each noted partial.
+func checkPartialOut(t *testing.T, out string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(out, results.PartialFile)); err != nil {
+		t.Errorf("the kept --out is not marked partial: %v", err)
+	}
+	recs := readRecords(t, out)
+	if len(recs) == 0 {
+		t.Error("the partial --out has no records")
+	}
+	for _, r := range recs {
+		if !strings.Contains(strings.Join(r.Notes, "; "), "partial") {
+			t.Errorf("record %v is not noted partial", r.Params)
+		}
 	}
 }

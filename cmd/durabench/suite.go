@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"time"
 
@@ -86,15 +85,20 @@ func runSuite(args []string) error {
 		for _, p := range suiteParts {
 			meter.Phase(p.phase)
 			r, report, err := p.run(run, env)
-			if err != nil {
+			if err != nil && !stoppedRun(err) {
 				return nil, nil, fmt.Errorf("%s: %w", p.title, err)
 			}
 			recs = append(recs, r...)
 			title := p.title
-			parts = append(parts, func(w io.Writer) error {
-				fmt.Fprintf(w, "== %s\n\n", title)
-				return report(w)
-			})
+			if report != nil {
+				parts = append(parts, func(w io.Writer) error {
+					fmt.Fprintf(w, "== %s\n\n", title)
+					return report(w)
+				})
+			}
+			if err != nil { // stopped: keep the parts so far, start no other
+				return recs, reports(parts...), err
+			}
 		}
 		took := time.Since(start)
 		parts = append(parts, func(w io.Writer) error {
@@ -110,10 +114,10 @@ func runSuite(args []string) error {
 func quickSync(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 	cfg := quickSyncConfig()
 	res, err := syncbench.Run(run, cfg, progress)
-	if err != nil {
+	if err != nil && !stoppedRun(err) {
 		return nil, nil, err
 	}
-	return syncbench.Records(res, nil, env.ID), func(w io.Writer) error { return syncbench.Report(w, cfg, res, nil) }, nil
+	return syncbench.Records(res, nil, env.ID), func(w io.Writer) error { return syncbench.Report(w, cfg, res, nil) }, err
 }
 
 // quickSyncConfig is the suite's sync configuration.
@@ -135,10 +139,10 @@ func quickWAL(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Wri
 		return nil, nil, err
 	}
 	res, err := walbench.Run(run, cfg, progress)
-	if err != nil {
+	if err != nil && !stoppedRun(err) {
 		return nil, nil, err
 	}
-	return walbench.Records(res, nil, env.ID), func(w io.Writer) error { return walbench.Report(w, cfg, res, nil) }, nil
+	return walbench.Records(res, nil, env.ID), func(w io.Writer) error { return walbench.Report(w, cfg, res, nil) }, err
 }
 
 // quickWALConfig is a short group-commit curve, the suite's and advise
@@ -167,10 +171,10 @@ func quickSQLite(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.
 		return nil, nil, err
 	}
 	out, err := sqlitebench.Run(run, cfg, progress)
-	if err != nil {
+	if err != nil && !stoppedRun(err) {
 		return nil, nil, err
 	}
-	return sqlitebench.Records(cfg, out, env.ID), func(w io.Writer) error { return sqlitebench.Report(w, cfg, out) }, nil
+	return sqlitebench.Records(cfg, out, env.ID), func(w io.Writer) error { return sqlitebench.Report(w, cfg, out) }, err
 }
 
 // quickSQLiteConfig is the suite's sqlite configuration: every engine this
@@ -202,9 +206,5 @@ func suiteDiskNeeded(keep bool) int64 {
 	if !keep {
 		return slices.Max(needs)
 	}
-	total, err := units.Add(needs...)
-	if err != nil {
-		return math.MaxInt64
-	}
-	return total
+	return units.Saturate(units.Add(needs...))
 }

@@ -102,16 +102,16 @@ func runSync(args []string) error {
 	}
 	return measureSteps(&o, "sync", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		res, err := syncbench.Run(run, cfg, progress)
-		if err != nil {
+		if err != nil && !stoppedRun(err) {
 			return nil, nil, err
 		}
 		var counts []syncbench.Count
-		if f.countSyscalls {
-			if counts, err = syncbench.CountAll(cfg, counter[syncbench.Config](run, countSyncRole), progress); err != nil {
+		if f.countSyscalls && err == nil {
+			if counts, err = syncbench.CountAll(cfg, counter[syncbench.Config](run, countSyncRole), progress); err != nil && !stoppedRun(err) {
 				return nil, nil, err
 			}
 		}
-		return syncbench.Records(res, counts, env.ID), func(w io.Writer) error { return syncbench.Report(w, cfg, res, counts) }, nil
+		return syncbench.Records(res, counts, env.ID), func(w io.Writer) error { return syncbench.Report(w, cfg, res, counts) }, err
 	})
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -159,9 +158,7 @@ func runTrace(args []string) error {
 	}
 
 	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(counts)
+		return printJSON(counts)
 	}
 	fmt.Fprintln(os.Stdout)
 	return syscount.WriteCounts(os.Stdout, counts)

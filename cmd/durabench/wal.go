@@ -113,8 +113,8 @@ func runWAL(args []string) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	if err := fixtures.CheckSpace(o.dir, cfg.DiskNeeded(o.keep), "this run's largest log", nil); err != nil {
-		return asUsage(err)
+	if err := checkSpace(o.dir, cfg.DiskNeeded(o.keep), "this run's largest log"); err != nil {
+		return err
 	}
 
 	p := plan{cfg.Steps(), cfg.Cases()}
@@ -123,16 +123,16 @@ func runWAL(args []string) error {
 	}
 	return measureSteps(&o, "wal", p, func(run *fixtures.Run, env envinfo.Env) ([]results.Record, func(io.Writer) error, error) {
 		res, err := walbench.Run(run, cfg, progress)
-		if err != nil {
+		if err != nil && !stoppedRun(err) {
 			return nil, nil, err
 		}
 		var counts []walbench.Count
-		if f.countSyscalls {
-			if counts, err = walbench.CountAll(cfg, counter[walbench.Config](run, countWALRole), progress); err != nil {
+		if f.countSyscalls && err == nil {
+			if counts, err = walbench.CountAll(cfg, counter[walbench.Config](run, countWALRole), progress); err != nil && !stoppedRun(err) {
 				return nil, nil, err
 			}
 		}
-		return walbench.Records(res, counts, env.ID), func(w io.Writer) error { return walbench.Report(w, cfg, res, counts) }, nil
+		return walbench.Records(res, counts, env.ID), func(w io.Writer) error { return walbench.Report(w, cfg, res, counts) }, err
 	})
 }
 

@@ -11,11 +11,7 @@ import (
 )
 
 func TestWALRefusesBadInput(t *testing.T) {
-	base := t.TempDir()
-	dir := filepath.Join(base, "measure")
-	os.Mkdir(dir, 0o755)
-	existingOut := filepath.Join(base, "old-results")
-	os.Mkdir(existingOut, 0o755)
+	base, dir, existingOut := refusalDirs(t)
 	ok := []string{"--dir", dir, "--iterations", "20", "--warmup", "4", "--rounds", "1", "--file-size", "1M"}
 	refusals := []refusal{
 		{"unknown layout", []string{"--layouts", "append,sparse"}, `invalid argument "append,sparse" for "--layouts" flag: file state "sparse": use one of append, fallocate, initialized`},

@@ -4,8 +4,10 @@ package proctest
 
 import (
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -32,4 +34,14 @@ func WaitEnded(pid int, within time.Duration) bool {
 		}
 	}
 	return true
+}
+
+// DieWithParent makes cmd's process receive SIGKILL when the process that
+// starts it ends, so that a test binary that times out or panics leaves no
+// long run behind. Call it before cmd.Start.
+func DieWithParent(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 }

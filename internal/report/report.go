@@ -101,9 +101,9 @@ func Load(dir string) (Input, error) {
 }
 
 // isPartial reports whether the results are marked as those of an
-// interrupted run: a PARTIAL file in the directory, or a record noting it.
+// interrupted run: results.PartialFile in the directory, or a record noting it.
 func isPartial(dir string, recs []results.Record) bool {
-	if _, err := os.Stat(filepath.Join(dir, PartialFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, results.PartialFile)); err == nil {
 		return true
 	}
 	for _, r := range recs {
@@ -115,9 +115,6 @@ func isPartial(dir string, recs []results.Record) bool {
 	}
 	return false
 }
-
-// PartialFile marks a results directory whose run was interrupted.
-const PartialFile = "PARTIAL"
 
 // PartialNote is the note on every record of an interrupted run.
 const PartialNote = "partial: the run was interrupted; only cases that finished are here"

@@ -11,21 +11,11 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/durabench/durabench/internal/saved"
 	"github.com/durabench/durabench/measure"
 	"github.com/durabench/durabench/results"
 	"github.com/durabench/durabench/sqlitebench"
 )
-
-// pooled returns the pooled records of an experiment, in file order.
-func pooled(recs []results.Record, experiment string) []results.Record {
-	var out []results.Record
-	for _, r := range recs {
-		if r.Experiment == experiment && r.Round == results.PooledRound {
-			out = append(out, r)
-		}
-	}
-	return out
-}
 
 // ms formats nanoseconds as milliseconds with three decimals.
 func ms(ns int64) string { return results.FormatDuration(ns) }
@@ -51,7 +41,7 @@ func sameCase(a, b results.Params, except ...string) bool {
 // thread), a latency histogram per method and their CDFs together, and
 // tabulates every case.
 func syncSection(recs []results.Record) (*Section, error) {
-	all := pooled(recs, "sync")
+	all := saved.Pooled(recs, "sync")
 	if len(all) == 0 {
 		return nil, nil
 	}
@@ -197,7 +187,7 @@ func kneeOf(c curve) (int, bool) {
 // walSection draws the group-commit curves (commits/s and p99 against
 // writers, knee marked) and tabulates every case.
 func walSection(recs []results.Record) (*Section, error) {
-	all := pooled(recs, "wal")
+	all := saved.Pooled(recs, "wal")
 	if len(all) == 0 {
 		return nil, nil
 	}
@@ -284,7 +274,7 @@ func syncsPerCommit(r results.Record) (float64, bool) {
 // sqliteSection draws, per engine, commits/s for every configuration, with
 // the syncs per commit and what the configuration risks beside it.
 func sqliteSection(recs []results.Record) (*Section, error) {
-	all := pooled(recs, "sqlite")
+	all := saved.Pooled(recs, "sqlite")
 	if len(all) == 0 {
 		return nil, nil
 	}
@@ -341,7 +331,7 @@ func sqliteSection(recs []results.Record) (*Section, error) {
 // neighborSection draws the probe's sync latency against the neighbor's
 // backlog or rate, a line per method.
 func neighborSection(recs []results.Record) (*Section, error) {
-	all := pooled(recs, "neighbor")
+	all := saved.Pooled(recs, "neighbor")
 	if len(all) == 0 {
 		return nil, nil
 	}

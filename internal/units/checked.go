@@ -116,6 +116,16 @@ func (c *Calc) Add(xs ...int64) *Calc {
 // Result returns the value, or the first error.
 func (c *Calc) Result() (int64, error) { return c.n, c.err }
 
+// Saturate returns n, or math.MaxInt64 if computing it failed (err from
+// Mul, Add or Result): a figure that only has to compare as too large,
+// where the true one was refused with its error already.
+func Saturate(n int64, err error) int64 {
+	if err != nil {
+		return math.MaxInt64
+	}
+	return n
+}
+
 // Human prints a byte count readably with a binary unit, one decimal:
 // "64.0 MiB", "9.0 EiB", "512 bytes".
 func Human(n int64) string { return HumanBig(big.NewInt(n)) }

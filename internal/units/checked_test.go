@@ -58,3 +58,16 @@ func TestHuman(t *testing.T) {
 		}
 	}
 }
+
+// TestSaturate: a figure comes through; an overflow becomes math.MaxInt64.
+func TestSaturate(t *testing.T) {
+	if got := Saturate(Add(1, 2)); got != 3 {
+		t.Errorf("Saturate(Add(1, 2)) = %d, want 3", got)
+	}
+	if got := Saturate(Mul(math.MaxInt64, 2)); got != math.MaxInt64 {
+		t.Errorf("Saturate(an overflow) = %d, want math.MaxInt64", got)
+	}
+	if got := Saturate(Of(-1).Add(5).Result()); got != math.MaxInt64 {
+		t.Errorf("Saturate(a negative start) = %d, want math.MaxInt64", got)
+	}
+}
