@@ -124,10 +124,19 @@ func Run(o Options) ([]Check, error) {
 		v.fail("run directory removed", "listing %s: %v", o.Dir, err)
 	case exists(runDir):
 		v.fail("run directory removed", "%s still exists", runDir)
-	case !slices.Equal(before, after):
-		v.fail("run directory removed", "%s held %q before and %q after", o.Dir, before, after)
 	default:
-		v.pass("run directory removed", "%s is gone and %s lists the same %d entries as before", filepath.Base(runDir), o.Dir, len(after))
+		// What was there before must still be there. Entries that appeared
+		// meanwhile are another program's (durabench writes only inside its
+		// run directory, which is gone): they are named, not failed.
+		gone, appeared := difference(before, after), difference(after, before)
+		switch {
+		case len(gone) > 0:
+			v.fail("run directory removed", "%s no longer holds %q, which it held before the run", o.Dir, gone)
+		case len(appeared) > 0:
+			v.pass("run directory removed", "%s is gone and all %d entries of %s are still there; %q appeared meanwhile, made by another program", filepath.Base(runDir), len(before), o.Dir, appeared)
+		default:
+			v.pass("run directory removed", "%s is gone and %s lists the same %d entries as before", filepath.Base(runDir), o.Dir, len(after))
+		}
 	}
 	return v.checks, nil
 }
@@ -520,6 +529,17 @@ func snapshot(dir string) (map[string]string, error) {
 		out[e.Name()] = string(b)
 	}
 	return out, nil
+}
+
+// difference returns the names in a that are not in b.
+func difference(a, b []string) []string {
+	var out []string
+	for _, n := range a {
+		if !slices.Contains(b, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // listing returns the names in dir, sorted.

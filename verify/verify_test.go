@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -168,5 +169,44 @@ func TestVerifyCatchesDroppedRecord(t *testing.T) {
 func TestVerifyRefusesMissingDir(t *testing.T) {
 	if _, err := Run(Options{Dir: t.TempDir() + "/nope"}); err == nil {
 		t.Fatal("Run on a missing directory: no error")
+	}
+}
+
+// The run-directory check fails when something the directory held before
+// the run is gone, and names, without failing, an entry another program
+// made meanwhile (durabench writes only inside its run directory).
+func TestVerifyRunDirectoryCheck(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		during func(dir string) error
+		status Status
+		says   string
+	}{
+		{"another program writes", func(dir string) error { return os.WriteFile(filepath.Join(dir, "other"), nil, 0o644) }, Pass, `["other"] appeared meanwhile`},
+		{"a user's file vanishes", func(dir string) error { return os.Remove(filepath.Join(dir, "keep")) }, Fail, `no longer holds ["keep"]`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o := options(t)
+			o.Count = nil
+			if err := os.WriteFile(filepath.Join(o.Dir, "keep"), []byte("the user's"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			once := false
+			o.Report = func(Check) {
+				if !once {
+					once = true
+					if err := tt.during(o.Dir); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+			checks, err := Run(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c := find(t, checks, "run directory removed"); c.Status != tt.status || !strings.Contains(c.Detail, tt.says) {
+				t.Errorf("%s: want %v saying %s", c, tt.status, tt.says)
+			}
+		})
 	}
 }
