@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/durabench/durabench/runner"
-	"github.com/durabench/durabench/wal"
-
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/units"
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscalls"
 	"github.com/durabench/durabench/syscount"
+	"github.com/durabench/durabench/wal"
 )
 
 // Config is one durabench wal run. Every case of the cross product of

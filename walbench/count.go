@@ -24,15 +24,14 @@ import (
 	"runtime"
 	"slices"
 
-	"github.com/durabench/durabench/runner"
-	"github.com/durabench/durabench/wal"
-
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/results"
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscalls"
 	"github.com/durabench/durabench/syscalls/trace"
 	"github.com/durabench/durabench/syscount"
+	"github.com/durabench/durabench/wal"
 )
 
 // maxCountRecords caps the records of a counting pass: counts per commit do

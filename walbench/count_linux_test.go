@@ -3,13 +3,12 @@ package walbench
 import (
 	"testing"
 
-	"github.com/durabench/durabench/syscount/syscounttest"
-	"github.com/durabench/durabench/wal"
-
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/envinfo"
 	"github.com/durabench/durabench/syscalls"
 	"github.com/durabench/durabench/syscalls/trace"
+	"github.com/durabench/durabench/syscount/syscounttest"
+	"github.com/durabench/durabench/wal"
 )
 
 // testCounter counts a case the way durabench wal --count-syscalls does,

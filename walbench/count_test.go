@@ -8,13 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/durabench/durabench/syscount/syscounttest"
-	"github.com/durabench/durabench/wal"
-
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/syscalls"
 	"github.com/durabench/durabench/syscalls/trace"
 	"github.com/durabench/durabench/syscount"
+	"github.com/durabench/durabench/syscount/syscounttest"
+	"github.com/durabench/durabench/wal"
 )
 
 // The counting child: a test that counts through testCounter re-runs this

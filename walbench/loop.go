@@ -3,9 +3,8 @@ package walbench
 import (
 	"sync"
 
-	"github.com/durabench/durabench/wal"
-
 	"github.com/durabench/durabench/measure"
+	"github.com/durabench/durabench/wal"
 )
 
 // The timed loops. Invariants:

@@ -4,11 +4,10 @@ import (
 	"maps"
 	"strconv"
 
-	"github.com/durabench/durabench/measure"
-	"github.com/durabench/durabench/wal"
-
 	"github.com/durabench/durabench/internal/units"
+	"github.com/durabench/durabench/measure"
 	"github.com/durabench/durabench/results"
+	"github.com/durabench/durabench/wal"
 )
 
 // Params returns the case as result parameters, in table order.

@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/durabench/durabench/runner"
-	"github.com/durabench/durabench/wal"
-
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/internal/units"
 	"github.com/durabench/durabench/measure"
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscalls"
 	"github.com/durabench/durabench/syscount"
+	"github.com/durabench/durabench/wal"
 )
 
 // Case is one cell of the results: a layout, block size, I/O mode, method

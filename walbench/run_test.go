@@ -7,12 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/durabench/durabench/runner"
-	"github.com/durabench/durabench/wal"
-
 	"github.com/durabench/durabench/fixtures"
 	"github.com/durabench/durabench/measure"
+	"github.com/durabench/durabench/runner"
 	"github.com/durabench/durabench/syscalls"
+	"github.com/durabench/durabench/wal"
 )
 
 func smallConfig() Config {

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/durabench/durabench/internal/golden"
-
 	"github.com/durabench/durabench/internal/saved"
 	"github.com/durabench/durabench/results"
 )

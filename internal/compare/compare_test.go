@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/durabench/durabench/internal/golden"
-
 	"github.com/durabench/durabench/internal/envinfo"
+	"github.com/durabench/durabench/internal/golden"
 	"github.com/durabench/durabench/internal/saved"
 	"github.com/durabench/durabench/results"
 )
